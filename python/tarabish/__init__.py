@@ -1,0 +1,37 @@
+"""tarabish: a fast, exact rules engine for Tarabish (RULES.md), Rust core with a typed Python API.
+
+The values (cards, rules, runs, actions, views) are plain dataclasses and enums; the rule
+primitives and the game states run in the Rust core (``tarabish._core``). ``tarabish.reference``
+is an independent pure-Python implementation with the same interface (docs/ENGINE.md).
+"""
+
+from ._actions import Action, ActionKind, Phase
+from ._cards import DECK, Card, Rank, Suit, parse_cards
+from ._errors import IllegalActionError, InvalidInputError, TarabishError
+from ._rules import Rules
+from ._runs import Run
+from ._views import HandResult, Observation, Outcome, RunsResult, TrickResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK",
+    "Action",
+    "ActionKind",
+    "Card",
+    "HandResult",
+    "IllegalActionError",
+    "InvalidInputError",
+    "Observation",
+    "Outcome",
+    "Phase",
+    "Rank",
+    "Rules",
+    "Run",
+    "RunsResult",
+    "Suit",
+    "TarabishError",
+    "TrickResult",
+    "__version__",
+    "parse_cards",
+]

@@ -1,0 +1,37 @@
+"""The error classes of the public API (DESIGN.md principle 5).
+
+Every error is a ``ValueError`` so callers that validate input can catch one class.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class TarabishError(ValueError):
+    """Base class of every error this package raises on bad input or an illegal action."""
+
+
+class InvalidInputError(TarabishError):
+    """Malformed input: an unknown card, a card twice, a hand of 10, a bad record or state."""
+
+
+class IllegalActionError(TarabishError):
+    """An action the rules forbid in this state; the state is left exactly as it was.
+
+    ``action`` is the rejected action (as text), ``rule`` the rule id it breaks (``"R5.1b"``)
+    and ``state`` a one-line description of the state it was tried in.
+    """
+
+    def __init__(self, message: str, *, action: str, rule: str, state: str) -> None:
+        super().__init__(message)
+        self.action = action
+        self.rule = rule
+        self.state = state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_illegal, (str(self), self.action, self.rule, self.state))
+
+
+def _rebuild_illegal(message: str, action: str, rule: str, state: str) -> IllegalActionError:
+    return IllegalActionError(message, action=action, rule=rule, state=state)

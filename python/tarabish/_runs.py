@@ -1,0 +1,50 @@
+"""The run value of RULES.md R4.1: a twenty (three cards) or a fifty (four cards) in one suit."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._cards import Card, Rank, Suit
+from ._errors import InvalidInputError
+
+RUN_POINTS = {3: 20, 4: 50}
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A run of ``length`` cards of ``suit`` whose highest card (natural order) is ``top``.
+
+    ``points`` follows from the length (R4.1: 3 -> 20, 4 -> 50); passing it is optional and it
+    must then agree.
+    """
+
+    suit: Suit
+    top: Rank
+    length: int
+    points: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit) or not isinstance(self.top, Rank):
+            raise InvalidInputError(f"Run needs a Suit and a Rank, got {self.suit!r}, {self.top!r}")
+        if self.length not in RUN_POINTS or isinstance(self.length, bool):
+            raise InvalidInputError(f"a run has 3 or 4 cards (R4.1), got length {self.length!r}")
+        if self.top < self.length - 1:
+            raise InvalidInputError(
+                f"no run of {self.length} cards can top at {self.top} (R4.1: natural order from 6)"
+            )
+        expected = RUN_POINTS[self.length]
+        if self.points == 0:
+            object.__setattr__(self, "points", expected)
+        elif self.points != expected:
+            raise InvalidInputError(
+                f"a run of {self.length} cards scores {expected}, not {self.points!r} (R4.1)"
+            )
+
+    @property
+    def cards(self) -> list[Card]:
+        """The run's cards, highest first."""
+        return [Card(self.suit, Rank(self.top - k)) for k in range(self.length)]
+
+    def __str__(self) -> str:
+        name = "fifty" if self.length == 4 else "twenty"
+        return f"{name} {'-'.join(str(card.rank) for card in self.cards)}{self.suit}"
