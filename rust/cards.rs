@@ -1,0 +1,381 @@
+//! Suits, ranks, cards and card sets (RULES.md R0, R1.1).
+//!
+//! A card's index is `suit * 9 + rank` with ranks in natural order 6 7 8 9 T J Q K A, so a
+//! [`CardSet`] is a 36-bit mask whose suit lanes are 9-bit fields in natural order: runs
+//! (R4.1) are shift-and-mask on a lane.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::Error;
+
+/// A suit, indices as R0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Suit {
+    Clubs = 0,
+    Diamonds = 1,
+    Hearts = 2,
+    Spades = 3,
+}
+
+impl Suit {
+    pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
+
+    #[inline]
+    pub const fn from_index(index: u8) -> Suit {
+        Suit::ALL[(index & 3) as usize]
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn letter(self) -> char {
+        ['C', 'D', 'H', 'S'][self as usize]
+    }
+
+    pub fn from_letter(letter: char) -> Option<Suit> {
+        match letter.to_ascii_uppercase() {
+            'C' => Some(Suit::Clubs),
+            'D' => Some(Suit::Diamonds),
+            'H' => Some(Suit::Hearts),
+            'S' => Some(Suit::Spades),
+            _ => None,
+        }
+    }
+
+    /// The 9-bit lane of this suit in a [`CardSet`].
+    #[inline]
+    pub const fn mask(self) -> CardSet {
+        CardSet(0x1ff << (9 * self as u32))
+    }
+}
+
+impl fmt::Display for Suit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+impl FromStr for Suit {
+    type Err = Error;
+    fn from_str(text: &str) -> Result<Suit, Error> {
+        let mut chars = text.trim().chars();
+        match (chars.next().and_then(Suit::from_letter), chars.next()) {
+            (Some(suit), None) => Ok(suit),
+            _ => Err(Error::BadSuit(text.to_string())),
+        }
+    }
+}
+
+/// A rank in natural order (R0); trick order and points are in `rules` (R1.2, R1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Rank {
+    Six = 0,
+    Seven,
+    Eight,
+    Nine,
+    Ten,
+    Jack,
+    Queen,
+    King,
+    Ace,
+}
+
+const RANK_LETTERS: [char; 9] = ['6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+
+impl Rank {
+    pub const ALL: [Rank; 9] = [
+        Rank::Six,
+        Rank::Seven,
+        Rank::Eight,
+        Rank::Nine,
+        Rank::Ten,
+        Rank::Jack,
+        Rank::Queen,
+        Rank::King,
+        Rank::Ace,
+    ];
+
+    #[inline]
+    pub const fn from_index(index: u8) -> Rank {
+        Rank::ALL[index as usize % 9]
+    }
+
+    #[inline]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    pub const fn letter(self) -> char {
+        RANK_LETTERS[self as usize]
+    }
+}
+
+impl fmt::Display for Rank {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// One of the 36 cards, stored as its index `suit * 9 + rank` (R0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Card(u8);
+
+impl Card {
+    #[inline]
+    pub const fn new(suit: Suit, rank: Rank) -> Card {
+        Card(suit as u8 * 9 + rank as u8)
+    }
+
+    /// The card of index `index`, or `None` outside 0..36.
+    #[inline]
+    pub const fn from_index(index: u8) -> Option<Card> {
+        if index < 36 {
+            Some(Card(index))
+        } else {
+            None
+        }
+    }
+
+    /// The card of index `index` (0..36, unchecked beyond a debug assertion).
+    #[inline]
+    pub const fn from_index_unchecked(index: u8) -> Card {
+        debug_assert!(index < 36);
+        Card(index)
+    }
+
+    #[inline]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn suit(self) -> Suit {
+        Suit::from_index(self.0 / 9)
+    }
+
+    #[inline]
+    pub const fn rank(self) -> Rank {
+        Rank::from_index(self.0 % 9)
+    }
+
+    #[inline]
+    pub const fn bit(self) -> CardSet {
+        CardSet(1 << self.0)
+    }
+}
+
+impl fmt::Display for Card {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.rank(), self.suit())
+    }
+}
+
+impl FromStr for Card {
+    type Err = Error;
+    /// Rank then suit, any case, `10` for `T`: `"JH"`, `"10s"`, `"th"`.
+    fn from_str(text: &str) -> Result<Card, Error> {
+        let bad = || Error::BadCard(text.to_string());
+        let mut chars: Vec<char> = text.trim().chars().collect();
+        let suit = chars.pop().and_then(Suit::from_letter).ok_or_else(bad)?;
+        let rank_letter = match chars.as_slice() {
+            ['1', '0'] => 'T',
+            [one] => one.to_ascii_uppercase(),
+            _ => return Err(bad()),
+        };
+        let rank = RANK_LETTERS
+            .iter()
+            .position(|&letter| letter == rank_letter)
+            .ok_or_else(bad)?;
+        Ok(Card::new(suit, Rank::from_index(rank as u8)))
+    }
+}
+
+/// A set of cards as a 36-bit mask (bit = card index).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CardSet(pub u64);
+
+impl CardSet {
+    pub const EMPTY: CardSet = CardSet(0);
+    pub const DECK: CardSet = CardSet((1 << 36) - 1);
+
+    #[inline]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+
+    #[inline]
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    #[inline]
+    pub const fn len(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    #[inline]
+    pub const fn contains(self, card: Card) -> bool {
+        self.0 & (1 << card.0) != 0
+    }
+
+    #[inline]
+    pub fn insert(&mut self, card: Card) {
+        self.0 |= 1 << card.0;
+    }
+
+    #[inline]
+    pub fn remove(&mut self, card: Card) {
+        self.0 &= !(1 << card.0);
+    }
+
+    #[inline]
+    pub const fn union(self, other: CardSet) -> CardSet {
+        CardSet(self.0 | other.0)
+    }
+
+    #[inline]
+    pub const fn intersect(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & other.0)
+    }
+
+    #[inline]
+    pub const fn minus(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+
+    /// The cards of `suit` in this set.
+    #[inline]
+    pub const fn of_suit(self, suit: Suit) -> CardSet {
+        CardSet(self.0 & suit.mask().0)
+    }
+
+    /// The 9-bit lane of `suit`, bit `r` = rank `r` in natural order.
+    #[inline]
+    pub const fn lane(self, suit: Suit) -> u32 {
+        ((self.0 >> (9 * suit as u32)) & 0x1ff) as u32
+    }
+
+    /// The lowest card, if any.
+    #[inline]
+    pub const fn first(self) -> Option<Card> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Card(self.0.trailing_zeros() as u8))
+        }
+    }
+
+    /// The `k`-th card in index order (k < len), for uniform random choice from a mask.
+    #[inline]
+    pub fn nth(self, k: u32) -> Card {
+        Card(crate::bits::select(self.0, k) as u8)
+    }
+
+    pub fn iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+}
+
+impl FromIterator<Card> for CardSet {
+    fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        for card in iter {
+            set.insert(card);
+        }
+        set
+    }
+}
+
+impl IntoIterator for CardSet {
+    type Item = Card;
+    type IntoIter = CardSetIter;
+    fn into_iter(self) -> CardSetIter {
+        CardSetIter(self.0)
+    }
+}
+
+/// The cards of a set in index order.
+pub struct CardSetIter(u64);
+
+impl Iterator for CardSetIter {
+    type Item = Card;
+    #[inline]
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CardSetIter {}
+
+impl fmt::Display for CardSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for card in *self {
+            if !first {
+                f.write_str(" ")?;
+            }
+            write!(f, "{card}")?;
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// Parses space- or comma-separated card text, in order.
+pub fn parse_cards(text: &str) -> Result<Vec<Card>, Error> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|word| !word.is_empty())
+        .map(Card::from_str)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notation_round_trips_for_every_card() {
+        for index in 0..36 {
+            let card = Card::from_index(index).unwrap();
+            assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
+        }
+        assert_eq!("10s".parse::<Card>().unwrap(), Card::new(Suit::Spades, Rank::Ten));
+        assert_eq!("jh".parse::<Card>().unwrap().index(), 2 * 9 + 5);
+    }
+
+    #[test]
+    fn bad_card_text_is_an_error_not_a_panic() {
+        for text in ["", "H", "1H", "JX", "JHH", "ÄH", "JÄ", "11H", "  "] {
+            assert!(text.parse::<Card>().is_err(), "{text:?} parsed");
+        }
+    }
+
+    #[test]
+    fn lanes_are_natural_order() {
+        let set: CardSet = parse_cards("6H 8H AH").unwrap().into_iter().collect();
+        assert_eq!(set.lane(Suit::Hearts), 0b1_0000_0101);
+        assert_eq!(set.lane(Suit::Spades), 0);
+    }
+
+    #[test]
+    fn nth_selects_in_index_order() {
+        let set: CardSet = parse_cards("AS 6C 9D").unwrap().into_iter().collect();
+        let picked: Vec<String> = (0..3).map(|k| set.nth(k).to_string()).collect();
+        assert_eq!(picked, ["6C", "9D", "AS"]);
+    }
+}

@@ -1,0 +1,25 @@
+//! tarabish: a fast, exact rules engine for Tarabish (Cape Breton Belote).
+//!
+//! The rules are RULES.md (docs/RULES.md); each module names the rule ids it implements.
+//! Card sets are bit masks, states are `Copy`, legal actions are masks; only `py` (behind the
+//! `python` feature) knows Python exists.
+
+pub mod bits;
+pub mod cards;
+pub mod deal;
+pub mod error;
+pub mod rng;
+pub mod rules;
+pub mod runs;
+pub mod scoring;
+pub mod state;
+pub mod variants;
+
+pub use cards::{parse_cards, Card, CardSet, Rank, Suit};
+pub use deal::{deal_from_seed, Deal};
+pub use error::Error;
+pub use rules::{card_points, legal_plays, TrickSoFar};
+pub use runs::{compare_runs, find_runs, Run, Runs};
+pub use scoring::{score_hand, Outcome};
+pub use state::{Hand, Phase};
+pub use variants::Rules;

@@ -1,0 +1,390 @@
+//! Trick order and card points (R1.2, R1.3), legal plays (R5.1 with its variants) and the trick
+//! winner (R5.2).
+//!
+//! Trick strength in both orders is "card points, then natural rank", written out as tables;
+//! "must beat" checks use a precomputed lane mask of the ranks above a strength, so legal plays
+//! are a handful of mask operations.
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::error::Error;
+use crate::variants::Rules;
+
+/// Trick strength (0 = lowest, 8 = highest) of each natural rank in the trump suit:
+/// J 9 A T K Q 8 7 6 (R1.2).
+const TRUMP_STRENGTH: [u8; 9] = [0, 1, 2, 7, 5, 8, 3, 4, 6];
+/// Trick strength of each natural rank in a plain suit: A T K Q J 9 8 7 6 (R1.2).
+const PLAIN_STRENGTH: [u8; 9] = [0, 1, 2, 3, 7, 4, 5, 6, 8];
+/// R1.3 card points by natural rank.
+const TRUMP_POINTS: [u8; 9] = [0, 0, 0, 14, 10, 20, 3, 4, 11];
+const PLAIN_POINTS: [u8; 9] = [0, 0, 0, 0, 10, 2, 3, 4, 11];
+
+/// Lane masks (natural-rank bits) of the ranks stronger than strength `s`, per order.
+const fn above_masks(strength: [u8; 9]) -> [u32; 9] {
+    let mut masks = [0u32; 9];
+    let mut s = 0;
+    while s < 9 {
+        let mut rank = 0;
+        while rank < 9 {
+            if strength[rank] > s as u8 {
+                masks[s] |= 1 << rank;
+            }
+            rank += 1;
+        }
+        s += 1;
+    }
+    masks
+}
+const ABOVE_TRUMP: [u32; 9] = above_masks(TRUMP_STRENGTH);
+const ABOVE_PLAIN: [u32; 9] = above_masks(PLAIN_STRENGTH);
+
+/// R1.2: trick strength of `card` in its own suit's order (trump or plain).
+#[inline]
+pub fn strength(card: Card, trump: Suit) -> u8 {
+    if card.suit() == trump {
+        TRUMP_STRENGTH[card.rank().index()]
+    } else {
+        PLAIN_STRENGTH[card.rank().index()]
+    }
+}
+
+/// R1.3: the points of `card` when `trump` is trump.
+#[inline]
+pub fn card_points(card: Card, trump: Suit) -> u32 {
+    let table = if card.suit() == trump {
+        &TRUMP_POINTS
+    } else {
+        &PLAIN_POINTS
+    };
+    table[card.rank().index()] as u32
+}
+
+/// The points of every card of a set (R1.3).
+pub fn set_points(cards: CardSet, trump: Suit) -> u32 {
+    cards.iter().map(|card| card_points(card, trump)).sum()
+}
+
+/// The cards of `suit` that beat strength `s` in that suit's order.
+#[inline]
+fn cards_above(suit: Suit, s: u8, trump: Suit) -> CardSet {
+    let lane = if suit == trump {
+        ABOVE_TRUMP[s as usize]
+    } else {
+        ABOVE_PLAIN[s as usize]
+    };
+    CardSet((lane as u64) << (9 * suit as u32))
+}
+
+/// What the rules need to know of the cards played so far to a trick, kept up to date card by
+/// card: the suit led, the highest trump (a running maximum, not the last trump played), the
+/// highest card of the suit led, and the position of the winning card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TrickSoFar {
+    len: u8,
+    led: Suit,
+    /// Strength + 1 of the highest trump in the trick, 0 if none.
+    high_trump: u8,
+    /// Strength of the highest card of the suit led.
+    high_led: u8,
+    winner: u8,
+}
+
+impl TrickSoFar {
+    pub const EMPTY: TrickSoFar = TrickSoFar {
+        len: 0,
+        led: Suit::Clubs,
+        high_trump: 0,
+        high_led: 0,
+        winner: 0,
+    };
+
+    /// The summary of `cards` played in order (at most four).
+    pub fn of(cards: &[Card], trump: Suit) -> TrickSoFar {
+        let mut trick = TrickSoFar::EMPTY;
+        for &card in cards {
+            trick.push(card, trump);
+        }
+        trick
+    }
+
+    #[inline]
+    pub fn push(&mut self, card: Card, trump: Suit) {
+        let s = strength(card, trump);
+        if self.len == 0 {
+            self.led = card.suit();
+            self.high_led = s;
+            self.high_trump = if card.suit() == trump { s + 1 } else { 0 };
+            self.winner = 0;
+        } else if card.suit() == trump {
+            if s + 1 > self.high_trump {
+                self.high_trump = s + 1;
+                self.winner = self.len;
+            }
+        } else if card.suit() == self.led && s > self.high_led {
+            self.high_led = s;
+            if self.high_trump == 0 {
+                self.winner = self.len;
+            }
+        }
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The suit led, if a card has been played.
+    #[inline]
+    pub fn led(&self) -> Option<Suit> {
+        (self.len > 0).then_some(self.led)
+    }
+
+    /// R5.2: the position in the trick of the card winning it so far.
+    #[inline]
+    pub fn winner(&self) -> usize {
+        self.winner as usize
+    }
+
+    #[inline]
+    pub fn has_trump(&self) -> bool {
+        self.high_trump > 0
+    }
+}
+
+/// Which part of R5.1 a held card breaks, if any: `"R5.1a"` (holding the suit led) or
+/// `"R5.1b"` (void in it); for error messages.
+pub fn broken_rule(hand: CardSet, trick: &TrickSoFar) -> &'static str {
+    match trick.led() {
+        Some(led) if !hand.of_suit(led).is_empty() => "R5.1a",
+        _ => "R5.1b",
+    }
+}
+
+/// R5.1: the cards of `hand` that may be played to `trick`.
+#[inline]
+pub fn legal_plays(hand: CardSet, trick: &TrickSoFar, trump: Suit, rules: &Rules) -> CardSet {
+    if trick.len == 0 {
+        return hand;
+    }
+    let led = trick.led;
+    let follow = hand.of_suit(led);
+    if !follow.is_empty() {
+        // R5.1a: follow suit; head the trick in trump, or in a plain suit under `head_plain`.
+        let beat = if led == trump {
+            follow.intersect(cards_above(led, trick.high_trump - 1, trump))
+        } else if rules.head_plain && trick.high_trump == 0 {
+            follow.intersect(cards_above(led, trick.high_led, trump))
+        } else {
+            return follow;
+        };
+        return if beat.is_empty() { follow } else { beat };
+    }
+    // R5.1 `partner_exempt`: the partner (two cards back) is winning.
+    if rules.partner_exempt && trick.len >= 2 && trick.winner == trick.len - 2 {
+        return hand;
+    }
+    let trumps = hand.of_suit(trump);
+    if trumps.is_empty() {
+        return hand; // R5.1c
+    }
+    if trick.high_trump == 0 {
+        return trumps; // R5.1b: trump
+    }
+    // R5.1b: play to beat the highest trump; if you cannot, a lower trump (or any card).
+    let beat = trumps.intersect(cards_above(trump, trick.high_trump - 1, trump));
+    if !beat.is_empty() {
+        beat
+    } else if rules.undertrump_optional {
+        hand
+    } else {
+        trumps
+    }
+}
+
+/// Checks a hand and a partial trick for the primitives: 1-9 distinct cards in hand, 0-3 in the
+/// trick, none in both.
+pub fn checked_legal_plays(
+    hand: &[Card],
+    trick: &[Card],
+    trump: Suit,
+    rules: &Rules,
+) -> Result<CardSet, Error> {
+    let hand_set = distinct(hand, "hand")?;
+    if hand.is_empty() || hand.len() > 9 {
+        return Err(Error::invalid(format!(
+            "a hand holds 1 to 9 cards (R2.4, R5.3), got {}",
+            hand.len()
+        )));
+    }
+    if trick.len() > 3 {
+        return Err(Error::invalid(format!(
+            "a trick to play to holds 0 to 3 cards (R5.1), got {}",
+            trick.len()
+        )));
+    }
+    let trick_set = distinct(trick, "trick")?;
+    let both = hand_set.intersect(trick_set);
+    if let Some(card) = both.first() {
+        return Err(Error::invalid(format!(
+            "card {card} is both in the hand and in the trick"
+        )));
+    }
+    Ok(legal_plays(
+        hand_set,
+        &TrickSoFar::of(trick, trump),
+        trump,
+        rules,
+    ))
+}
+
+/// R5.2 for a whole or partial trick given as cards: the position of the winning card.
+pub fn checked_trick_winner(trick: &[Card], trump: Suit) -> Result<usize, Error> {
+    if trick.is_empty() || trick.len() > 4 {
+        return Err(Error::invalid(format!(
+            "a trick holds 1 to 4 cards (R5.1), got {}",
+            trick.len()
+        )));
+    }
+    distinct(trick, "trick")?;
+    Ok(TrickSoFar::of(trick, trump).winner())
+}
+
+/// The cards as a set, or an error naming the first card given twice.
+pub fn distinct(cards: &[Card], what: &str) -> Result<CardSet, Error> {
+    let mut set = CardSet::EMPTY;
+    for &card in cards {
+        if set.contains(card) {
+            return Err(Error::invalid(format!(
+                "card {card} appears twice in the {what} (R1.1: each card once)"
+            )));
+        }
+        set.insert(card);
+    }
+    Ok(set)
+}
+
+/// Every rank of a suit, weakest first in that suit's trick order (R1.2).
+pub fn ranks_by_strength(trump: bool) -> [Rank; 9] {
+    let table = if trump {
+        &TRUMP_STRENGTH
+    } else {
+        &PLAIN_STRENGTH
+    };
+    let mut ranks = [Rank::Six; 9];
+    for rank in Rank::ALL {
+        ranks[table[rank.index()] as usize] = rank;
+    }
+    ranks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn set(text: &str) -> CardSet {
+        parse_cards(text).unwrap().into_iter().collect()
+    }
+
+    fn legal(hand: &str, trick: &str, trump: Suit, rules: &Rules) -> CardSet {
+        checked_legal_plays(
+            &parse_cards(hand).unwrap(),
+            &parse_cards(trick).unwrap(),
+            trump,
+            rules,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn r1_2_trick_orders() {
+        let names = |trump| {
+            ranks_by_strength(trump)
+                .iter()
+                .rev()
+                .map(|r| r.letter())
+                .collect::<String>()
+        };
+        assert_eq!(names(true), "J9ATKQ876");
+        assert_eq!(names(false), "ATKQJ9876");
+    }
+
+    #[test]
+    fn r1_3_points_total_152_in_cards() {
+        for trump in Suit::ALL {
+            assert_eq!(set_points(CardSet::DECK, trump), 152);
+            assert_eq!(set_points(trump.mask(), trump), 62);
+        }
+    }
+
+    #[test]
+    fn r10_2_only_the_nine_beats_the_trump_ten() {
+        let rules = Rules::default();
+        assert_eq!(
+            legal("6S 7S 8S 9S", "TS", Suit::Spades, &rules),
+            set("9S")
+        );
+    }
+
+    #[test]
+    fn r10_3_void_must_trump() {
+        let rules = Rules::default();
+        assert_eq!(legal("6D AC KS", "8H", Suit::Diamonds, &rules), set("6D"));
+    }
+
+    #[test]
+    fn r10_4_trick_winners() {
+        let trick = parse_cards("8S 8D 9D JD").unwrap();
+        assert_eq!(checked_trick_winner(&trick, Suit::Diamonds).unwrap(), 3);
+        let trick = parse_cards("8S 9S 6H 6C").unwrap();
+        assert_eq!(checked_trick_winner(&trick, Suit::Diamonds).unwrap(), 1);
+    }
+
+    #[test]
+    fn r5_1b_undertrump_and_its_variant() {
+        let trick = "AH JS";
+        assert_eq!(legal("7S 8C", trick, Suit::Spades, &Rules::default()), set("7S"));
+        let optional = Rules {
+            undertrump_optional: true,
+            ..Rules::default()
+        };
+        assert_eq!(legal("7S 8C", trick, Suit::Spades, &optional), set("7S 8C"));
+    }
+
+    #[test]
+    fn r5_1_partner_exempt_only_when_partner_wins() {
+        let exempt = Rules {
+            partner_exempt: true,
+            ..Rules::default()
+        };
+        assert_eq!(legal("7S 8C", "AH 6H", Suit::Spades, &exempt), set("7S 8C"));
+        assert_eq!(legal("7S 8C", "6H AH", Suit::Spades, &exempt), set("7S"));
+    }
+
+    #[test]
+    fn r5_1a_head_plain() {
+        let head = Rules {
+            head_plain: true,
+            ..Rules::default()
+        };
+        assert_eq!(legal("9H AH", "TH", Suit::Spades, &head), set("AH"));
+        assert_eq!(legal("9H AH", "TH", Suit::Spades, &Rules::default()), set("9H AH"));
+        assert_eq!(legal("9H AH", "TH 6S", Suit::Spades, &head), set("9H AH"));
+    }
+
+    #[test]
+    fn bad_primitive_input_is_an_error() {
+        let rules = Rules::default();
+        let cards = |t| parse_cards(t).unwrap();
+        assert!(checked_legal_plays(&cards("6H 6H"), &[], Suit::Clubs, &rules).is_err());
+        assert!(checked_legal_plays(&cards("6H"), &cards("6H"), Suit::Clubs, &rules).is_err());
+        assert!(checked_legal_plays(&cards("6H"), &cards("7H 8H 9H TH"), Suit::Clubs, &rules).is_err());
+        assert!(checked_legal_plays(&[], &[], Suit::Clubs, &rules).is_err());
+        assert!(checked_trick_winner(&[], Suit::Clubs).is_err());
+    }
+}

@@ -1,0 +1,271 @@
+//! Runs and bella (RULES.md R4): detection with the top-down cut of long sequences (R4.1),
+//! comparison (R4.2), the single run winner with ties (R4.3) and bella (R4.5).
+
+use std::cmp::Ordering;
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::error::Error;
+
+/// A twenty (3 cards) or a fifty (4 cards) of one suit, `top` its highest card in natural order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Run {
+    pub suit: Suit,
+    pub top: Rank,
+    pub len: u8,
+}
+
+impl Run {
+    /// R4.1: 20 for three cards, 50 for four.
+    #[inline]
+    pub const fn points(self) -> u32 {
+        if self.len == 4 {
+            50
+        } else {
+            20
+        }
+    }
+
+    /// The run's cards as a set.
+    pub const fn cards(self) -> CardSet {
+        let lane = ((1u64 << self.len) - 1) << (self.top as u32 + 1 - self.len as u32);
+        CardSet(lane << (9 * self.suit as u32))
+    }
+
+    /// A number that orders runs by R4.2 (size, then top card, then trump over plain); equal
+    /// keys tie. Never 0, so 0 can stand for "no run".
+    #[inline]
+    pub fn strength(self, trump: Suit) -> u8 {
+        (((self.len == 4) as u8) << 5) | ((self.top as u8) << 1) | (self.suit == trump) as u8 | 0x40
+    }
+
+    /// Builds a run from its parts, checking that it can exist (R4.1).
+    pub fn new(suit: Suit, top: Rank, len: u8) -> Result<Run, Error> {
+        if !(3..=4).contains(&len) || (top as u8) + 1 < len {
+            return Err(Error::invalid(format!(
+                "no run of {len} cards tops at {top}{suit} (R4.1)"
+            )));
+        }
+        Ok(Run { suit, top, len })
+    }
+}
+
+/// Up to three runs of one hand (nine cards hold at most three), highest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Runs {
+    runs: [Run; 3],
+    len: u8,
+}
+
+impl Runs {
+    pub const NONE: Runs = Runs {
+        runs: [Run {
+            suit: Suit::Clubs,
+            top: Rank::Eight,
+            len: 3,
+        }; 3],
+        len: 0,
+    };
+
+    pub fn as_slice(&self) -> &[Run] {
+        &self.runs[..self.len as usize]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The points of all runs (R4.1).
+    pub fn points(&self) -> u32 {
+        self.as_slice().iter().map(|run| run.points()).sum()
+    }
+
+    /// R4.2 strength of the best run under `trump`, 0 with no run.
+    pub fn best_strength(&self, trump: Suit) -> u8 {
+        self.as_slice()
+            .iter()
+            .map(|run| run.strength(trump))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The points of the best run under `trump` (what an announcement reveals, R4.4), 0 if none.
+    pub fn best_points(&self) -> u32 {
+        // Runs are ordered fifties first, so the first run has the announced size.
+        self.as_slice().first().map_or(0, |run| run.points())
+    }
+
+    /// The cards of all runs.
+    pub fn cards(&self) -> CardSet {
+        self.as_slice()
+            .iter()
+            .fold(CardSet::EMPTY, |all, run| all.union(run.cards()))
+    }
+}
+
+/// R4.1: the runs of `hand`, ordered by length, then top card (both descending), then suit.
+pub fn find_runs(hand: CardSet) -> Runs {
+    let mut found = Runs::NONE;
+    for suit in Suit::ALL {
+        let mut lane = hand.lane(suit);
+        while lane != 0 {
+            // The maximal sequence holding the highest remaining card, cut from the top down.
+            let top = 31 - lane.leading_zeros();
+            let below_gap = (!lane) & ((1 << top) - 1);
+            let bottom = if below_gap == 0 {
+                0
+            } else {
+                32 - below_gap.leading_zeros()
+            };
+            let mut chunk_top = top as i32;
+            let mut remaining = top - bottom + 1;
+            while remaining >= 3 {
+                let len = remaining.min(4);
+                found.runs[found.len as usize] = Run {
+                    suit,
+                    top: Rank::from_index(chunk_top as u8),
+                    len: len as u8,
+                };
+                found.len += 1;
+                chunk_top -= len as i32;
+                remaining -= len;
+            }
+            lane &= !(((1u32 << (top - bottom + 1)) - 1) << bottom);
+        }
+    }
+    let runs = &mut found.runs[..found.len as usize];
+    runs.sort_by(|a, b| {
+        b.len
+            .cmp(&a.len)
+            .then(b.top.cmp(&a.top))
+            .then(a.suit.cmp(&b.suit))
+    });
+    found
+}
+
+/// R4.2: `Greater` if `a` beats `b`.
+pub fn compare_runs(a: Run, b: Run, trump: Suit) -> Ordering {
+    a.strength(trump).cmp(&b.strength(trump))
+}
+
+/// R4.3: the seat whose best run (given as [`Runs::best_strength`], 0 for none) beats every
+/// other seat's best, or `None` when no one has a run or the two best tie.
+#[inline]
+pub fn run_winner(best: [u8; 4]) -> Option<usize> {
+    let top = *best.iter().max()?;
+    if top == 0 || best.iter().filter(|&&s| s == top).count() > 1 {
+        return None;
+    }
+    best.iter().position(|&s| s == top)
+}
+
+/// R4.3 on declared runs given per seat: checks that no card is in two runs first.
+pub fn checked_run_winner(runs_by_seat: &[Vec<Run>], trump: Suit) -> Result<Option<usize>, Error> {
+    if runs_by_seat.len() != 4 {
+        return Err(Error::invalid(format!(
+            "run_winner takes the runs of four seats (R4.3), got {}",
+            runs_by_seat.len()
+        )));
+    }
+    let mut seen = CardSet::EMPTY;
+    let mut best = [0u8; 4];
+    for (seat, runs) in runs_by_seat.iter().enumerate() {
+        for &run in runs {
+            let cards = run.cards();
+            if let Some(card) = seen.intersect(cards).first() {
+                return Err(Error::invalid(format!(
+                    "card {card} is in two runs (R4.1: a card belongs to at most one run)"
+                )));
+            }
+            seen = seen.union(cards);
+            best[seat] = best[seat].max(run.strength(trump));
+        }
+    }
+    Ok(run_winner(best))
+}
+
+/// R4.5: whether `hand` holds both the K and Q of trump.
+#[inline]
+pub fn has_bella(hand: CardSet, trump: Suit) -> bool {
+    let pair = Card::new(trump, Rank::King)
+        .bit()
+        .union(Card::new(trump, Rank::Queen).bit());
+    hand.intersect(pair) == pair
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn runs_of(text: &str) -> Vec<(String, u32)> {
+        let hand: CardSet = parse_cards(text).unwrap().into_iter().collect();
+        find_runs(hand)
+            .as_slice()
+            .iter()
+            .map(|r| (format!("{}{}", r.top, r.suit), r.points()))
+            .collect()
+    }
+
+    #[test]
+    fn r10_5_examples() {
+        assert_eq!(
+            runs_of("AH QH JH TH 8H 7H 6H"),
+            [("QH".into(), 20), ("8H".into(), 20)]
+        );
+        assert_eq!(
+            runs_of("AH KH QH JH 9H 8H 7H 6H"),
+            [("AH".into(), 50), ("9H".into(), 50)]
+        );
+        assert!(runs_of("AH KH JH TH 8H 7H").is_empty());
+    }
+
+    #[test]
+    fn r4_1_long_sequences_cut_from_the_top() {
+        let suit = "6S 7S 8S 9S TS JS QS KS AS";
+        let lengths = |n: usize| {
+            let cards: Vec<&str> = suit.split(' ').rev().take(n).collect();
+            runs_of(&cards.join(" "))
+                .iter()
+                .map(|r| r.1)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lengths(3), [20]);
+        assert_eq!(lengths(5), [50]);
+        assert_eq!(lengths(6), [50]);
+        assert_eq!(lengths(7), [50, 20]);
+        assert_eq!(lengths(8), [50, 50]);
+        assert_eq!(lengths(9), [50, 50]);
+    }
+
+    #[test]
+    fn r10_6_and_7_comparisons() {
+        let run = |suit, top, len| Run::new(suit, top, len).unwrap();
+        let trump = Suit::Hearts;
+        let t987 = run(Suit::Spades, Rank::Ten, 4);
+        let n876 = run(Suit::Spades, Rank::Nine, 4);
+        let akq = run(Suit::Clubs, Rank::Ace, 3);
+        assert_eq!(compare_runs(t987, n876, trump), Ordering::Greater);
+        assert_eq!(compare_runs(n876, akq, trump), Ordering::Greater);
+        let trump_t987 = run(Suit::Hearts, Rank::Ten, 4);
+        assert_eq!(compare_runs(trump_t987, t987, trump), Ordering::Greater);
+        let kqjt = run(Suit::Spades, Rank::King, 4);
+        assert_eq!(compare_runs(kqjt, run(Suit::Hearts, Rank::Ace, 3), trump), Ordering::Greater);
+        let equal = run(Suit::Diamonds, Rank::Ten, 4);
+        assert_eq!(compare_runs(t987, equal, trump), Ordering::Equal);
+    }
+
+    #[test]
+    fn r4_3_tie_between_the_two_best_cancels_all_runs() {
+        let run = |suit, top, len| Run::new(suit, top, len).unwrap();
+        let runs = vec![
+            vec![run(Suit::Spades, Rank::Ten, 4)],
+            vec![run(Suit::Diamonds, Rank::Ten, 4)],
+            vec![run(Suit::Clubs, Rank::Ace, 3)],
+            vec![],
+        ];
+        assert_eq!(checked_run_winner(&runs, Suit::Hearts).unwrap(), None);
+        let mut no_tie = runs.clone();
+        no_tie[1] = vec![run(Suit::Hearts, Rank::Ten, 4)];
+        assert_eq!(checked_run_winner(&no_tie, Suit::Hearts).unwrap(), Some(1));
+    }
+}

@@ -1,0 +1,72 @@
+//! Scoring a hand (RULES.md R6): made, bait, half bait, and the `half_bait_is_bait` variant.
+
+use crate::variants::Rules;
+
+/// How a hand ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// R6.2: the calling team took more than the other team.
+    Made,
+    /// R6.3: the calling team took less.
+    Bait,
+    /// R6.4: equal points.
+    HalfBait,
+    /// R3.3: everyone passed under `dealer_may_pass`.
+    Void,
+}
+
+impl Outcome {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Made => "made",
+            Outcome::Bait => "bait",
+            Outcome::HalfBait => "half_bait",
+            Outcome::Void => "void",
+        }
+    }
+}
+
+/// R6.2-R6.4: what each team scores from the teams' points (cards, last, runs, bella; R6.1).
+pub fn score_hand(points: [u32; 2], caller_team: usize, rules: &Rules) -> (Outcome, [u32; 2]) {
+    let other = 1 - caller_team;
+    let count = points[0] + points[1];
+    let mut score = [0u32; 2];
+    let outcome = match points[caller_team].cmp(&points[other]) {
+        std::cmp::Ordering::Greater => {
+            score = points;
+            Outcome::Made
+        }
+        std::cmp::Ordering::Less => {
+            score[other] = count;
+            Outcome::Bait
+        }
+        std::cmp::Ordering::Equal => {
+            score[other] = if rules.half_bait_is_bait {
+                count
+            } else {
+                points[other]
+            };
+            Outcome::HalfBait
+        }
+    };
+    (outcome, score)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r10_8_examples() {
+        let rules = Rules::default();
+        assert_eq!(score_hand([110, 92], 0, &rules), (Outcome::Made, [110, 92]));
+        assert_eq!(score_hand([92, 110], 1, &rules), (Outcome::Made, [92, 110]));
+        assert_eq!(score_hand([95, 107], 0, &rules), (Outcome::Bait, [0, 202]));
+        assert_eq!(score_hand([101, 101], 0, &rules), (Outcome::HalfBait, [0, 101]));
+        let strict = Rules {
+            half_bait_is_bait: true,
+            ..rules
+        };
+        assert_eq!(score_hand([101, 101], 1, &strict), (Outcome::HalfBait, [202, 0]));
+    }
+}

@@ -1,0 +1,595 @@
+//! The hand state machine (RULES.md R2-R6 with `declarations = "auto"`): a `Copy` value with a
+//! checked `apply` for users and an unchecked one for search and simulation.
+//!
+//! Action ids are RULES.md R0: 0-35 play that card, 36-39 call trump C D H S, 40 pass. Legal
+//! actions are a 64-bit mask over those ids. Nothing here allocates.
+
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::deal::{deal_from_seed, Deal};
+use crate::error::Error;
+use crate::rules::{broken_rule, card_points, legal_plays, TrickSoFar};
+use crate::runs::{find_runs, has_bella, run_winner};
+use crate::scoring::{score_hand, Outcome};
+use crate::variants::Rules;
+
+pub const CALL_BASE: u8 = 36;
+pub const PASS: u8 = 40;
+pub const NUM_ACTIONS: u8 = 41;
+const CALL_MASK: u64 = 0xf << CALL_BASE;
+const PASS_BIT: u64 = 1 << PASS;
+const NO_SEAT: u8 = 0xff;
+
+/// Where a hand stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Auction,
+    Play,
+    Done,
+}
+
+impl Phase {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Phase::Auction => "auction",
+            Phase::Play => "play",
+            Phase::Done => "done",
+        }
+    }
+}
+
+/// One hand of Tarabish, from the deal to the score. Cheap to copy: undo is a saved copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Hand {
+    rules: Rules,
+    dealer: u8,
+    scores_before: [u32; 2],
+    /// The cards each seat was dealt, in the order received (the last three are its kitty).
+    deal: Deal,
+    /// The cards each seat still holds.
+    hands: [CardSet; 4],
+    phase: Phase,
+    to_move: u8,
+    passes: u8,
+    /// The seat that may not pass under R3.4 (`forced_at`), or `NO_SEAT`.
+    forced_seat: u8,
+    trump: Suit,
+    caller: u8,
+    /// Every card played, in order.
+    plays: [Card; 36],
+    n_plays: u8,
+    leader: u8,
+    trick: TrickSoFar,
+    trick_points: u16,
+    /// Team points credited so far: cards, last, runs (after 8 plays), bella (R6.1).
+    points: [u32; 2],
+    /// R4.3, decided when trump is named and credited after 8 plays.
+    runs_seat: u8,
+    runs_points: u16,
+    /// R4.5: the seat dealt the trump K and Q, and whether it has been credited.
+    bella_seat: u8,
+    bella_credited: bool,
+    outcome: Option<Outcome>,
+    score: [u32; 2],
+}
+
+/// A view of a finished or running trick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrickRecord {
+    pub leader: u8,
+    pub cards: [Card; 4],
+    pub len: u8,
+    pub winner: u8,
+    /// Card points, plus the 10 for the ninth trick (R1.4).
+    pub points: u32,
+}
+
+impl Hand {
+    /// A hand dealt from an explicit deal (checked by `deal::check_deal`).
+    pub fn from_deal(deal: Deal, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> Hand {
+        debug_assert!(dealer < 4);
+        let mut hands = [CardSet::EMPTY; 4];
+        for (seat, cards) in deal.iter().enumerate() {
+            hands[seat] = cards.iter().copied().collect();
+        }
+        Hand {
+            rules,
+            dealer,
+            scores_before,
+            deal,
+            hands,
+            phase: Phase::Auction,
+            to_move: (dealer + 1) % 4,
+            passes: 0,
+            forced_seat: forced_seat(&rules, dealer, scores_before),
+            trump: Suit::Clubs,
+            caller: NO_SEAT,
+            plays: [Card::from_index_unchecked(0); 36],
+            n_plays: 0,
+            leader: (dealer + 1) % 4,
+            trick: TrickSoFar::EMPTY,
+            trick_points: 0,
+            points: [0; 2],
+            runs_seat: NO_SEAT,
+            runs_points: 0,
+            bella_seat: NO_SEAT,
+            bella_credited: false,
+            outcome: None,
+            score: [0; 2],
+        }
+    }
+
+    /// A hand dealt from hand seed `seed` (docs/ENGINE.md "Randomness").
+    pub fn from_seed(seed: u64, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> Hand {
+        Hand::from_deal(
+            deal_from_seed(seed, dealer),
+            dealer,
+            rules,
+            scores_before,
+        )
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    pub fn scores_before(&self) -> [u32; 2] {
+        self.scores_before
+    }
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Done
+    }
+    /// The seat to act, `None` once the hand is over.
+    pub fn to_move(&self) -> Option<u8> {
+        (self.phase != Phase::Done).then_some(self.to_move)
+    }
+    /// Trump once named.
+    pub fn trump(&self) -> Option<Suit> {
+        (self.caller != NO_SEAT).then_some(self.trump)
+    }
+    pub fn caller(&self) -> Option<u8> {
+        (self.caller != NO_SEAT).then_some(self.caller)
+    }
+    /// The cards `seat` still holds.
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+    /// The cards `seat` was dealt.
+    pub fn dealt(&self, seat: usize) -> CardSet {
+        self.deal[seat].iter().copied().collect()
+    }
+    /// The first six cards `seat` received: all it may know before trump is named (R2.4).
+    pub fn first_six(&self, seat: usize) -> CardSet {
+        self.deal[seat][..6].iter().copied().collect()
+    }
+    pub fn plays(&self) -> &[Card] {
+        &self.plays[..self.n_plays as usize]
+    }
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+    pub fn points(&self) -> [u32; 2] {
+        self.points
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+    /// What each team scores (R6), once the hand is over.
+    pub fn score(&self) -> [u32; 2] {
+        self.score
+    }
+    /// The run winner (R4.3) and all run points credited, once 8 cards are played.
+    pub fn runs_scored(&self) -> Option<(u8, u32)> {
+        (self.n_plays >= 8 && self.runs_seat != NO_SEAT)
+            .then_some((self.runs_seat, self.runs_points as u32))
+    }
+    /// The seat credited with bella (R4.5), once it is.
+    pub fn bella(&self) -> Option<u8> {
+        self.bella_credited.then_some(self.bella_seat)
+    }
+    /// How many cards `seat` has played this hand.
+    pub fn cards_played_by(&self, seat: u8) -> u32 {
+        9 - self.hands[seat as usize].len()
+    }
+
+    /// The legal action ids as a mask (bit = id).
+    #[inline]
+    pub fn legal_mask(&self) -> u64 {
+        match self.phase {
+            Phase::Auction => {
+                if self.may_pass() {
+                    CALL_MASK | PASS_BIT
+                } else {
+                    CALL_MASK
+                }
+            }
+            Phase::Play => legal_plays(
+                self.hands[self.to_move as usize],
+                &self.trick,
+                self.trump,
+                &self.rules,
+            )
+            .bits(),
+            Phase::Done => 0,
+        }
+    }
+
+    #[inline]
+    fn may_pass(&self) -> bool {
+        let stuck = self.passes == 3 && !self.rules.dealer_may_pass;
+        !stuck && self.to_move != self.forced_seat
+    }
+
+    /// Applies a legal action id. The caller guarantees legality (`legal_mask`); for search
+    /// and simulation.
+    #[inline]
+    pub fn apply_unchecked(&mut self, action: u8) {
+        debug_assert!(self.legal_mask() & (1 << action) != 0);
+        if action < CALL_BASE {
+            self.play(Card::from_index_unchecked(action));
+        } else if action == PASS {
+            self.passes += 1;
+            if self.passes == 4 {
+                // R3.3: everyone passed; the hand is void.
+                self.phase = Phase::Done;
+                self.outcome = Some(Outcome::Void);
+            } else {
+                self.to_move = (self.to_move + 1) % 4;
+            }
+        } else {
+            self.call(Suit::from_index(action - CALL_BASE));
+        }
+    }
+
+    /// Checks an action id against the rules and applies it; on error the state is unchanged.
+    pub fn apply(&mut self, action: u8) -> Result<(), Error> {
+        self.check(action)?;
+        self.apply_unchecked(action);
+        Ok(())
+    }
+
+    /// Checks that `seat` may take action `action` now (R3, R5.1), with an error naming the
+    /// action, the rule and the state.
+    pub fn check_for(&self, seat: u8, action: u8) -> Result<(), Error> {
+        if action >= NUM_ACTIONS || seat > 3 {
+            return Err(Error::invalid(format!(
+                "action id {action} for seat {seat} is not an action (ids 0..40, seats 0..3; R0)"
+            )));
+        }
+        if self.phase != Phase::Done && seat != self.to_move {
+            let rule = if self.phase == Phase::Auction {
+                "R3.1"
+            } else {
+                "R5.1"
+            };
+            return Err(self.illegal(
+                seat,
+                action,
+                rule,
+                format!("it is seat {}'s turn, not seat {seat}'s", self.to_move),
+            ));
+        }
+        self.check(action)
+    }
+
+    /// Checks action id `action` for the seat to move.
+    pub fn check(&self, action: u8) -> Result<(), Error> {
+        let seat = self.to_move;
+        if action >= NUM_ACTIONS {
+            return Err(Error::invalid(format!(
+                "action id {action} is not an action (ids 0..40; R0)"
+            )));
+        }
+        if self.legal_mask() & (1 << action) != 0 {
+            return Ok(());
+        }
+        let (rule, reason) = match self.phase {
+            Phase::Done => ("R5.3", "the hand is over".to_string()),
+            Phase::Auction if action < CALL_BASE => (
+                "R3.1",
+                "no card is played before trump is named".to_string(),
+            ),
+            Phase::Auction if self.to_move == self.forced_seat => (
+                "R3.4",
+                format!("seat {seat}'s team is forced to call (forced_at)"),
+            ),
+            Phase::Auction => ("R3.2", "the dealer is stuck and must call".to_string()),
+            Phase::Play if action >= CALL_BASE => (
+                "R3.1",
+                "trump is already named; no one speaks twice".to_string(),
+            ),
+            Phase::Play => {
+                let card = Card::from_index_unchecked(action);
+                let hand = self.hands[seat as usize];
+                if !hand.contains(card) {
+                    ("R5.1", format!("seat {seat} does not hold {card}"))
+                } else {
+                    let rule = broken_rule(hand, &self.trick);
+                    let legal = CardSet(self.legal_mask());
+                    (rule, format!("seat {seat} must play one of {legal}"))
+                }
+            }
+        };
+        Err(self.illegal(seat, action, rule, reason))
+    }
+
+    fn illegal(&self, seat: u8, action: u8, rule: &'static str, reason: String) -> Error {
+        Error::Illegal {
+            action: action_text(seat, action),
+            rule,
+            state: self.describe(),
+            reason,
+        }
+    }
+
+    /// A one-line description of the state, for error messages.
+    pub fn describe(&self) -> String {
+        let mut text = format!("dealer {}, {}", self.dealer, self.phase.name());
+        if let Some(trump) = self.trump() {
+            text += &format!(", trump {trump} called by seat {}", self.caller);
+        }
+        if self.phase == Phase::Play {
+            let trick: Vec<String> = self.current_trick().iter().map(|c| c.to_string()).collect();
+            let seat = self.to_move as usize;
+            text += &format!(
+                ", trick {} led by seat {}, seat {seat} holds {}",
+                if trick.is_empty() {
+                    "empty".to_string()
+                } else {
+                    trick.join(" ")
+                },
+                self.leader,
+                self.hands[seat]
+            );
+        }
+        if let Some(seat) = self.to_move() {
+            text += &format!(", seat {seat} to move");
+        }
+        text
+    }
+
+    /// The cards of the current trick in play order.
+    pub fn current_trick(&self) -> &[Card] {
+        let n = self.n_plays as usize;
+        &self.plays[n - self.trick.len()..n]
+    }
+
+    /// The leader of the current trick (while in play).
+    pub fn trick_leader(&self) -> Option<u8> {
+        (self.phase == Phase::Play).then_some(self.leader)
+    }
+
+    /// The completed tricks, in order.
+    pub fn completed_tricks(&self) -> impl Iterator<Item = TrickRecord> + '_ {
+        let trump = self.trump;
+        let complete = self.n_plays as usize / 4;
+        let mut leader = (self.dealer + 1) % 4;
+        (0..complete).map(move |k| {
+            let cards = [
+                self.plays[4 * k],
+                self.plays[4 * k + 1],
+                self.plays[4 * k + 2],
+                self.plays[4 * k + 3],
+            ];
+            let winner = (leader + TrickSoFar::of(&cards, trump).winner() as u8) % 4;
+            let last = if k == 8 { 10 } else { 0 };
+            let record = TrickRecord {
+                leader,
+                cards,
+                len: 4,
+                winner,
+                points: cards.iter().map(|&c| card_points(c, trump)).sum::<u32>() + last,
+            };
+            leader = winner;
+            record
+        })
+    }
+
+    fn call(&mut self, trump: Suit) {
+        self.trump = trump;
+        self.caller = self.to_move;
+        self.phase = Phase::Play;
+        self.to_move = (self.dealer + 1) % 4; // R3.5: eldest leads.
+        self.leader = self.to_move;
+        // R4.3 in auto mode: every run is declared; the winner is credited after 8 plays.
+        let mut best = [0u8; 4];
+        let mut totals = [0u16; 4];
+        for seat in 0..4 {
+            let runs = find_runs(self.hands[seat]);
+            best[seat] = runs.best_strength(trump);
+            totals[seat] = runs.points() as u16;
+            if has_bella(self.hands[seat], trump) {
+                self.bella_seat = seat as u8;
+            }
+        }
+        if let Some(seat) = run_winner(best) {
+            self.runs_seat = seat as u8;
+            self.runs_points = totals[seat];
+            if self.rules.team_runs {
+                self.runs_points += totals[(seat + 2) % 4];
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, card: Card) {
+        let seat = self.to_move;
+        self.hands[seat as usize].remove(card);
+        self.plays[self.n_plays as usize] = card;
+        self.n_plays += 1;
+        self.trick.push(card, self.trump);
+        self.trick_points += card_points(card, self.trump) as u16;
+        if seat == self.bella_seat && card.suit() == self.trump {
+            self.maybe_credit_bella(card);
+        }
+        if self.trick.len() < 4 {
+            self.to_move = (seat + 1) % 4;
+            return;
+        }
+        let winner = (self.leader + self.trick.winner() as u8) % 4;
+        let last = if self.n_plays == 36 { 10 } else { 0 };
+        self.points[(winner & 1) as usize] += (self.trick_points + last) as u32;
+        self.trick = TrickSoFar::EMPTY;
+        self.trick_points = 0;
+        self.leader = winner;
+        self.to_move = winner;
+        if self.n_plays == 8 && self.runs_seat != NO_SEAT {
+            self.points[(self.runs_seat & 1) as usize] += self.runs_points as u32;
+        }
+        if self.n_plays == 36 {
+            let (outcome, score) = score_hand(self.points, (self.caller & 1) as usize, &self.rules);
+            self.outcome = Some(outcome);
+            self.score = score;
+            self.phase = Phase::Done;
+        }
+    }
+
+    /// R4.5: bella is credited as the second of the trump K and Q is played.
+    #[inline]
+    fn maybe_credit_bella(&mut self, card: Card) {
+        let other = match card.rank() {
+            Rank::King => Rank::Queen,
+            Rank::Queen => Rank::King,
+            _ => return,
+        };
+        if !self.hands[self.bella_seat as usize].contains(Card::new(self.trump, other)) {
+            self.bella_credited = true;
+            self.points[(self.bella_seat & 1) as usize] += 20;
+        }
+    }
+}
+
+/// R3.4: the seat that may not pass, given the match scores before the hand.
+fn forced_seat(rules: &Rules, dealer: u8, scores: [u32; 2]) -> u8 {
+    let Some(at) = rules.forced_at else {
+        return NO_SEAT;
+    };
+    let at = at as u32;
+    let team = match (scores[0] >= at, scores[1] >= at) {
+        (true, true) if scores[0] == scores[1] => return NO_SEAT,
+        (true, true) => (scores[1] > scores[0]) as u8,
+        (true, false) => 0,
+        (false, true) => 1,
+        (false, false) => return NO_SEAT,
+    };
+    if team == dealer & 1 {
+        dealer
+    } else {
+        (dealer + 3) % 4
+    }
+}
+
+/// An action as record text: `"2 call H"`, `"1 play 6S"`, `"0 pass"`.
+pub fn action_text(seat: u8, action: u8) -> String {
+    if action < CALL_BASE {
+        format!("{seat} play {}", Card::from_index_unchecked(action))
+    } else if action < PASS {
+        format!("{seat} call {}", Suit::from_index(action - CALL_BASE))
+    } else if action == PASS {
+        format!("{seat} pass")
+    } else {
+        format!("{seat} action {action}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+    use crate::rules::set_points;
+
+    /// Plays random legal actions, checking TESTING.md's invariants after every one.
+    fn random_hand(seed: u64, rules: Rules) -> Hand {
+        let mut rng = SplitMix64::new(seed);
+        let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+        while !hand.is_terminal() {
+            let mask = hand.legal_mask();
+            assert_ne!(mask, 0, "a running hand has a legal action");
+            for id in 0..NUM_ACTIONS {
+                let mut copy = hand;
+                let result = copy.apply(id);
+                assert_eq!(result.is_ok(), mask & (1 << id) != 0, "id {id}");
+                if result.is_err() {
+                    assert_eq!(copy, hand, "a rejected action changes nothing");
+                }
+            }
+            let held: u32 = (0..4).map(|s| hand.hand(s).len()).sum();
+            assert_eq!(held as usize + hand.plays().len(), 36);
+            let action = CardSet(mask).nth(rng.below(mask.count_ones())).index();
+            hand.apply_unchecked(action);
+        }
+        hand
+    }
+
+    #[test]
+    fn played_out_hands_count_162_plus_runs_and_bella() {
+        for seed in 0..300 {
+            let hand = random_hand(seed, Rules::default());
+            let runs = hand.runs_scored().map_or(0, |(_, points)| points);
+            let bella = if hand.bella().is_some() { 20 } else { 0 };
+            let count = hand.points()[0] + hand.points()[1];
+            assert_eq!(count, 162 + runs + bella, "seed {seed}");
+            let trick_sum: u32 = hand.completed_tricks().map(|t| t.points).sum();
+            assert_eq!(trick_sum, 162);
+            assert_eq!(set_points(CardSet::DECK, hand.trump().unwrap()) + 10, 162);
+            let (outcome, score) = score_hand(
+                hand.points(),
+                (hand.caller().unwrap() & 1) as usize,
+                &Rules::default(),
+            );
+            assert_eq!((Some(outcome), score), (hand.outcome(), hand.score()));
+        }
+    }
+
+    #[test]
+    fn each_trick_winner_leads_the_next() {
+        let hand = random_hand(99, Rules::default());
+        let tricks: Vec<TrickRecord> = hand.completed_tricks().collect();
+        assert_eq!(tricks.len(), 9);
+        for pair in tricks.windows(2) {
+            assert_eq!(pair[0].winner, pair[1].leader);
+        }
+        assert_eq!(tricks[0].leader, (hand.dealer() + 1) % 4);
+    }
+
+    #[test]
+    fn r3_2_stuck_dealer_and_r3_3_void() {
+        let mut hand = Hand::from_seed(5, 2, Rules::default(), [0, 0]);
+        for _ in 0..3 {
+            hand.apply(PASS).unwrap();
+        }
+        assert_eq!(hand.to_move(), Some(2));
+        assert!(matches!(hand.apply(PASS), Err(Error::Illegal { rule: "R3.2", .. })));
+        let rules = Rules {
+            dealer_may_pass: true,
+            ..Rules::default()
+        };
+        let mut hand = Hand::from_seed(5, 2, rules, [0, 0]);
+        for _ in 0..4 {
+            hand.apply(PASS).unwrap();
+        }
+        assert_eq!(hand.outcome(), Some(Outcome::Void));
+        assert_eq!(hand.score(), [0, 0]);
+    }
+
+    #[test]
+    fn r3_4_forced_seat() {
+        let rules = Rules {
+            forced_at: Some(400),
+            ..Rules::default()
+        };
+        // Team 1 forced, dealer 0 on team 0: seat 3 (dealer's right) may not pass.
+        assert_eq!(forced_seat(&rules, 0, [100, 410]), 3);
+        // Team 0 forced and holds the deal: the dealer may not pass.
+        assert_eq!(forced_seat(&rules, 2, [450, 410]), 2);
+        assert_eq!(forced_seat(&rules, 2, [420, 420]), NO_SEAT);
+        assert_eq!(forced_seat(&rules, 2, [399, 0]), NO_SEAT);
+    }
+}
