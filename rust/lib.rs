@@ -5,21 +5,29 @@
 //! `python` feature) knows Python exists.
 
 pub mod bits;
+pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod matches;
+pub mod observe;
 pub mod rng;
 pub mod rules;
 pub mod runs;
 pub mod scoring;
+pub mod sim;
 pub mod state;
 pub mod variants;
 
 pub use cards::{parse_cards, Card, CardSet, Rank, Suit};
 pub use deal::{deal_from_seed, Deal};
 pub use error::Error;
+pub use matches::Match;
 pub use rules::{card_points, legal_plays, TrickSoFar};
 pub use runs::{compare_runs, find_runs, Run, Runs};
 pub use scoring::{score_hand, Outcome};
 pub use state::{Hand, Phase};
 pub use variants::Rules;
+
+#[cfg(feature = "python")]
+mod py;

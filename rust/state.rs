@@ -355,6 +355,33 @@ impl Hand {
         text
     }
 
+    /// The auction so far as (seat, action id), eldest first.
+    pub fn auction(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
+        let eldest = (self.dealer + 1) % 4;
+        let passes = self.passes;
+        let call = self.trump().map(|suit| CALL_BASE + suit as u8);
+        (0..passes)
+            .map(move |k| ((eldest + k) % 4, PASS))
+            .chain(call.map(move |id| ((eldest + passes) % 4, id)))
+    }
+
+    /// Every action so far as (seat, action id), in order.
+    pub fn history(&self) -> Vec<(u8, u8)> {
+        let mut actions: Vec<(u8, u8)> = self.auction().collect();
+        let mut leader = (self.dealer + 1) % 4;
+        let mut trick = TrickSoFar::EMPTY;
+        for &card in self.plays() {
+            let seat = (leader + trick.len() as u8) % 4;
+            actions.push((seat, card.index()));
+            trick.push(card, self.trump);
+            if trick.len() == 4 {
+                leader = (leader + trick.winner() as u8) % 4;
+                trick = TrickSoFar::EMPTY;
+            }
+        }
+        actions
+    }
+
     /// The cards of the current trick in play order.
     pub fn current_trick(&self) -> &[Card] {
         let n = self.n_plays as usize;

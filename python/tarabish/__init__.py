@@ -6,6 +6,20 @@ is an independent pure-Python implementation with the same interface (docs/ENGIN
 """
 
 from ._actions import Action, ActionKind, Phase
+from ._core import (
+    TENSOR_SIZE,
+    HandState,
+    MatchState,
+    card_points,
+    compare_runs,
+    deal_cards,
+    find_runs,
+    legal_plays,
+    play_random_hand,
+    run_winner,
+    score_hand,
+    trick_winner,
+)
 from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
 from ._rules import Rules
@@ -16,12 +30,15 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DECK",
+    "TENSOR_SIZE",
     "Action",
     "ActionKind",
     "Card",
     "HandResult",
+    "HandState",
     "IllegalActionError",
     "InvalidInputError",
+    "MatchState",
     "Observation",
     "Outcome",
     "Phase",
@@ -33,5 +50,14 @@ __all__ = [
     "TarabishError",
     "TrickResult",
     "__version__",
+    "card_points",
+    "compare_runs",
+    "deal_cards",
+    "find_runs",
+    "legal_plays",
     "parse_cards",
+    "play_random_hand",
+    "run_winner",
+    "score_hand",
+    "trick_winner",
 ]

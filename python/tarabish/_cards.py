@@ -7,7 +7,6 @@ for ``T`` on input.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import IntEnum
 
 from ._errors import InvalidInputError
@@ -65,26 +64,75 @@ class Rank(IntEnum):
         return cls(_RANK_LETTERS.index(letter))
 
 
-@dataclass(frozen=True, order=True, slots=True)
 class Card:
-    """One of the 36 cards (R1.1). ``str(card)`` is rank then suit, e.g. ``"JH"``."""
+    """One of the 36 cards (R1.1). ``str(card)`` is rank then suit, e.g. ``"JH"``.
 
+    Cards are immutable and interned: ``Card(Suit.H, Rank.JACK) is Card.parse("JH")``, so
+    equality, hashing and ``index`` cost next to nothing. Ordered by index (suit, then rank).
+    """
+
+    __slots__ = ("index", "rank", "suit")
+    index: int
     suit: Suit
     rank: Rank
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.suit, Suit) or not isinstance(self.rank, Rank):
-            raise InvalidInputError(
-                f"Card needs a Suit and a Rank, got {self.suit!r} and {self.rank!r}"
-            )
+    def __new__(cls, suit: Suit, rank: Rank) -> Card:
+        if not isinstance(suit, Suit) or not isinstance(rank, Rank):
+            raise InvalidInputError(f"Card needs a Suit and a Rank, got {suit!r} and {rank!r}")
+        return _ALL_CARDS[int(suit) * 9 + int(rank)]
 
-    @property
-    def index(self) -> int:
-        """``suit * 9 + rank`` (0-35), also the action id that plays this card (R0)."""
-        return int(self.suit) * 9 + int(self.rank)
+    @classmethod
+    def _make(cls, index: int) -> Card:
+        card = object.__new__(cls)
+        object.__setattr__(card, "index", index)
+        object.__setattr__(card, "suit", Suit(index // 9))
+        object.__setattr__(card, "rank", Rank(index % 9))
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Card is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Card is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Card.from_index, (self.index,))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Card:
+        return self
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index >= other.index
 
     @classmethod
     def from_index(cls, index: int) -> Card:
+        """The card of index ``suit * 9 + rank`` (0-35, R0)."""
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 36:
             raise InvalidInputError(f"card index {index!r} is not in 0..35 (R0)")
         return _ALL_CARDS[index]
@@ -111,7 +159,7 @@ class Card:
         return f"Card({self})"
 
 
-_ALL_CARDS = tuple(Card(Suit(i // 9), Rank(i % 9)) for i in range(36))
+_ALL_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(36))
 DECK: tuple[Card, ...] = _ALL_CARDS
 """The 36 cards in index order."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from ._errors import InvalidInputError
@@ -24,39 +24,66 @@ class Rules:
     partner_exempt: bool = False
     half_bait_is_bait: bool = False
     enforce_legal_play: bool = True
+    # The options packed in one int for the Rust core (rust/py/), computed once.
+    _packed: int = field(init=False, repr=False, compare=False, hash=False, default=0)
 
     def __post_init__(self) -> None:
-        for field in fields(self):
-            value = getattr(self, field.name)
-            if field.name in ("target", "forced_at"):
-                if value is None and field.name == "forced_at":
+        for name in _OPTIONS:
+            value = getattr(self, name)
+            if name in ("target", "forced_at"):
+                if value is None and name == "forced_at":
                     continue
                 if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
                     raise InvalidInputError(
-                        f"Rules.{field.name} must be a whole number 1..65535, got {value!r} (R9)"
+                        f"Rules.{name} must be a whole number 1..65535, got {value!r} (R9)"
                     )
-            elif field.name == "declarations":
+            elif name == "declarations":
                 if value not in ("auto", "manual"):
                     raise InvalidInputError(
                         f"Rules.declarations must be 'auto' or 'manual', got {value!r} (R4.4)"
                     )
             elif not isinstance(value, bool):
-                raise InvalidInputError(f"Rules.{field.name} must be True or False, got {value!r}")
+                raise InvalidInputError(f"Rules.{name} must be True or False, got {value!r}")
+        flags = (
+            self.dealer_may_pass,
+            self.team_runs,
+            self.head_plain,
+            self.undertrump_optional,
+            self.partner_exempt,
+            self.half_bait_is_bait,
+            self.declarations == "manual",
+            self.first_bell_ok,
+            self.late_twenty,
+            not self.enforce_legal_play,
+        )
+        packed = self.target | ((self.forced_at or 0) << 16)
+        for bit, flag in enumerate(flags):
+            packed |= int(flag) << (32 + bit)
+        object.__setattr__(self, "_packed", packed)
+
+    @property
+    def is_table_mode(self) -> bool:
+        """Manual declarations or accepted misplays (R8), which the engines do not play yet."""
+        return self.declarations == "manual" or not self.enforce_legal_play
 
     def to_dict(self) -> dict[str, Any]:
         """Only the options that differ from the defaults (the record format's ``rules``)."""
-        default = _DEFAULT
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+        return {
+            name: getattr(self, name)
+            for name in _OPTIONS
+            if getattr(self, name) != getattr(_DEFAULT, name)
+        }
 
     @classmethod
     def from_dict(cls, options: Any) -> Rules:
         if not isinstance(options, dict):
             raise InvalidInputError(f"rules must be an object of R9 options, got {options!r}")
-        known = {field.name for field in fields(cls)}
+        known = set(_OPTIONS)
         unknown = sorted(set(options) - known)
         if unknown:
             raise InvalidInputError(f"unknown rule option(s) {unknown} (R9 lists {sorted(known)})")
         return cls(**options)
 
 
+_OPTIONS = tuple(f.name for f in fields(Rules) if not f.name.startswith("_"))
 _DEFAULT = Rules()

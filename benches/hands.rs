@@ -1,0 +1,88 @@
+//! `cargo bench`: random full hands (deal, auction, 36 plays, auto declarations, score) per
+//! second inside Rust, on one thread and on all threads, plus the cost of the primitives.
+//! A plain harness (no extra dependencies); each figure is the median of several rounds, and
+//! every round checks its result.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use tarabish::bots::Bot;
+use tarabish::sim::{simulate_on, Batch, Summary};
+use tarabish::{legal_plays, parse_cards, CardSet, Hand, Rules, Suit, TrickSoFar};
+
+fn median(mut samples: Vec<f64>) -> f64 {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    samples[samples.len() / 2]
+}
+
+fn hands_per_second(threads: usize, hands: u64) -> (f64, Summary) {
+    let batch = Batch {
+        seed: 7,
+        rules: Rules::default(),
+        bots: [Bot::Random; 4],
+    };
+    let mut rates = Vec::new();
+    let mut last = Summary::default();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let summary = simulate_on(&batch, 0..hands, false, threads);
+        rates.push(hands as f64 / start.elapsed().as_secs_f64());
+        assert_eq!(summary.hands, hands);
+        assert_eq!(summary.outcomes.iter().sum::<u64>(), hands);
+        // Every played-out hand counts 162 in cards and last (R1.4).
+        let tricks: u64 = summary.trick_points_by_seat.iter().sum();
+        assert_eq!(tricks, 162 * (hands - summary.outcomes[3]));
+        if last.hands > 0 {
+            assert_eq!(summary, last, "a batch gives the same summary every time");
+        }
+        last = summary;
+    }
+    (median(rates), last)
+}
+
+fn nanos_per_call(mut f: impl FnMut() -> u64) -> f64 {
+    let mut samples = Vec::new();
+    for _ in 0..7 {
+        let n = 2_000_000;
+        let start = Instant::now();
+        let mut sink = 0u64;
+        for _ in 0..n {
+            sink = sink.wrapping_add(f());
+        }
+        black_box(sink);
+        samples.push(start.elapsed().as_nanos() as f64 / n as f64);
+    }
+    median(samples)
+}
+
+fn main() {
+    let hands = 1_000_000;
+    let (one, summary_one) = hands_per_second(1, hands);
+    let (all, summary_all) = hands_per_second(0, hands);
+    assert_eq!(summary_one, summary_all, "threads do not change the result");
+    println!("random hands, 1 thread:   {one:>12.0} hands/s ({:.0} ns/hand)", 1e9 / one);
+    println!(
+        "random hands, all threads: {all:>11.0} hands/s ({:.2}x one thread)",
+        all / one
+    );
+
+    let hand: CardSet = parse_cards("6S 7S 8S 9S AH KD QC JC").unwrap().into_iter().collect();
+    let trick = TrickSoFar::of(&parse_cards("TS JH").unwrap(), Suit::Spades);
+    let rules = Rules::default();
+    let expected = parse_cards("9S").unwrap()[0].bit();
+    assert_eq!(legal_plays(hand, &trick, Suit::Spades, &rules), expected);
+    let legal = nanos_per_call(|| {
+        legal_plays(black_box(hand), black_box(&trick), Suit::Spades, &rules).bits()
+    });
+    println!("legal_plays:  {legal:.2} ns/call");
+    let full = parse_cards("8S 9S TS JH").unwrap();
+    let winner = nanos_per_call(|| TrickSoFar::of(black_box(&full), Suit::Hearts).winner() as u64);
+    assert_eq!(TrickSoFar::of(&full, Suit::Hearts).winner(), 3);
+    println!("trick winner: {winner:.2} ns/call");
+    let dealt = Hand::from_seed(1, 0, rules, [0, 0]);
+    let copy = nanos_per_call(|| {
+        let copy = black_box(dealt);
+        copy.legal_mask()
+    });
+    println!("copy a Hand + legal mask: {copy:.2} ns");
+}

@@ -1,0 +1,110 @@
+"""JSON form of the Rust-backed states (docs/ENGINE.md "Serialized states"): a state is its
+rules, deal and actions, and loading replays them with every check, so a loaded state is always
+consistent (36 distinct cards, nine a seat, turn order, every action legal)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._cards import format_cards
+from ._errors import InvalidInputError, TarabishError
+from ._rules import Rules
+
+FORMAT = "tarabish-state/1"
+
+
+def _load(text: Any, kind: str) -> dict[str, Any]:
+    if isinstance(text, bytes | bytearray):
+        text = text.decode("utf-8", errors="replace")
+    if not isinstance(text, str):
+        raise InvalidInputError(f"a serialized state is JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise InvalidInputError(f"malformed state JSON: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("kind") != kind:
+        raise InvalidInputError(f"not a {FORMAT} {kind} state")
+    return data
+
+
+def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
+    value = data.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise InvalidInputError(f"state field {name!r} is missing or malformed: {value!r}")
+    return value
+
+
+def _replay(state: Any, actions: Any, where: str) -> None:
+    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+        raise InvalidInputError(f"{where}: actions must be a list of action texts")
+    for index, action in enumerate(actions):
+        try:
+            state.apply(action)
+        except TarabishError as error:
+            raise InvalidInputError(f"{where}, action {index} ({action!r}): {error}") from None
+
+
+def hand_to_json(state: Any) -> str:
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "kind": "hand",
+            "rules": state.rules.to_dict(),
+            "dealer": state.dealer,
+            "scores_before": list(state.scores_before),
+            "deal": [format_cards(cards) for cards in state.deal],
+            "actions": [str(action) for action in state.actions],
+        }
+    )
+
+
+def hand_from_json(text: Any) -> Any:
+    from ._core import HandState
+
+    data = _load(text, "hand")
+    state = HandState(
+        _field(data, "dealer", int),
+        deal=_field(data, "deal", list),
+        rules=Rules.from_dict(data.get("rules", {})),
+        scores_before=_field(data, "scores_before", list),
+    )
+    _replay(state, data.get("actions"), "hand")
+    return state
+
+
+def match_to_json(state: Any) -> str:
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "kind": "match",
+            "rules": state.rules.to_dict(),
+            "seed": state.seed,
+            "first_dealer": state.first_dealer,
+            "scores": list(state.start_scores),
+            "hands": [
+                {"actions": [str(a) for a in hand.actions]}
+                for hand in (state.history if state.is_terminal else [*state.history, state.hand])
+            ],
+        }
+    )
+
+
+def match_from_json(text: Any) -> Any:
+    from ._core import MatchState
+
+    data = _load(text, "match")
+    state = MatchState(
+        seed=_field(data, "seed", int),
+        rules=Rules.from_dict(data.get("rules", {})),
+        first_dealer=_field(data, "first_dealer", int),
+        scores=_field(data, "scores", list),
+    )
+    hands = _field(data, "hands", list)
+    for number, hand in enumerate(hands):
+        if not isinstance(hand, dict):
+            raise InvalidInputError(f"hand {number} of the state is not an object")
+        if number != state.hand_index:
+            raise InvalidInputError(f"hand {number} of the state follows the end of a hand early")
+        _replay(state, hand.get("actions"), f"hand {number}")
+    return state

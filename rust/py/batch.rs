@@ -1,0 +1,95 @@
+//! Batch work for Python: `simulate` (many hands or matches by Rust bots, on every core, with
+//! the interpreter released) and `play_random_hand` (one random playout, docs/ENGINE.md).
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::convert::{game_rules_arg, int_arg, invalid, scores_arg};
+use super::states::PyHandState;
+use crate::bots::{random_action, Bot};
+use crate::deal::deal_with;
+use crate::rng::SplitMix64;
+use crate::sim::{simulate_on, Batch};
+use crate::state::Hand;
+
+/// Plays games `start..stop` of the batch and returns the summary's counts as a dict.
+#[pyfunction]
+#[pyo3(signature = (*, start, stop, seed, bots, rules=None, threads=0, matches=false))]
+#[allow(clippy::too_many_arguments)]
+fn simulate<'py>(
+    py: Python<'py>,
+    start: u64,
+    stop: u64,
+    seed: &Bound<'py, PyAny>,
+    bots: Vec<String>,
+    rules: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+    matches: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let seed = int_arg(seed, "seed", u64::MAX)?;
+    let (_, rules) = game_rules_arg(py, rules)?;
+    if bots.len() != 4 {
+        return Err(invalid(py, "bots: one bot name a seat (four)"));
+    }
+    let mut seats = [Bot::Random; 4];
+    for (slot, name) in seats.iter_mut().zip(&bots) {
+        *slot = Bot::from_name(name)
+            .ok_or_else(|| invalid(py, format!("unknown bot {name:?}: random or greedy")))?;
+    }
+    if stop < start {
+        return Err(invalid(py, "stop must not be below start"));
+    }
+    let batch = Batch {
+        seed,
+        rules,
+        bots: seats,
+    };
+    let summary = py.detach(|| simulate_on(&batch, start..stop, matches, threads));
+    let out = PyDict::new(py);
+    out.set_item("hands", summary.hands)?;
+    out.set_item("matches", summary.matches)?;
+    out.set_item("outcomes", summary.outcomes)?;
+    out.set_item("calls_by_seat", summary.calls_by_seat)?;
+    out.set_item("trick_points_by_seat", summary.trick_points_by_seat)?;
+    out.set_item("points_by_team", summary.points_by_team)?;
+    out.set_item("score_by_team", summary.score_by_team)?;
+    out.set_item("hands_with_runs", summary.hands_with_runs)?;
+    out.set_item("run_points", summary.run_points)?;
+    out.set_item("hands_with_bella", summary.hands_with_bella)?;
+    out.set_item("match_wins", summary.match_wins)?;
+    Ok(out)
+}
+
+/// The finished hand of a uniform random playout from hand seed `seed`.
+#[pyfunction]
+#[pyo3(signature = (seed, dealer=None, rules=None, scores_before=None))]
+fn play_random_hand<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+    dealer: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+    scores_before: Option<&Bound<'py, PyAny>>,
+) -> PyResult<PyHandState> {
+    let seed = int_arg(seed, "seed", u64::MAX)?;
+    let dealer = match dealer {
+        Some(d) => int_arg(d, "dealer", 3)? as u8,
+        None => 0,
+    };
+    let (rules_obj, rules) = game_rules_arg(py, rules)?;
+    let scores = match scores_before {
+        Some(s) => scores_arg(s)?,
+        None => [0, 0],
+    };
+    let mut rng = SplitMix64::new(seed);
+    let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
+    while !hand.is_terminal() {
+        hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+    }
+    Ok(PyHandState::wrap(py, hand, &rules_obj.unbind()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(play_random_hand, m)?)?;
+    Ok(())
+}

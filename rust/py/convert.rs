@@ -1,0 +1,239 @@
+//! Conversions between Python values and the core: cards, suits, rules, seats, and the one
+//! conversion of [`Error`] into `InvalidInputError` / `IllegalActionError`.
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+
+use crate::cards::{parse_cards, Card, CardSet, Suit};
+use crate::error::Error;
+use crate::variants::Rules;
+
+static INVALID_INPUT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static CARD_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static SUIT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static RULES_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static DECK: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+static DEFAULT_RULES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// A Python class or value of the package, imported once.
+pub fn class<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyType>>,
+    module: &str,
+    name: &str,
+) -> PyResult<&'py Bound<'py, PyType>> {
+    cell.import(py, module, name)
+}
+
+/// The one conversion of a core error into a Python exception.
+pub fn to_py_err(py: Python<'_>, error: Error) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        Ok(match &error {
+            Error::Illegal {
+                action,
+                rule,
+                state,
+                ..
+            } => {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("action", action)?;
+                kwargs.set_item("rule", *rule)?;
+                kwargs.set_item("state", state)?;
+                let class = class(py, &ILLEGAL_ACTION, "tarabish._errors", "IllegalActionError")?;
+                PyErr::from_value(class.call((error.to_string(),), Some(&kwargs))?)
+            }
+            _ => invalid(py, error.to_string()),
+        })
+    };
+    build().unwrap_or_else(|err| err)
+}
+
+/// An `InvalidInputError` with `message`.
+pub fn invalid(py: Python<'_>, message: impl Into<String>) -> PyErr {
+    let message = message.into();
+    match class(py, &INVALID_INPUT, "tarabish._errors", "InvalidInputError")
+        .and_then(|class| class.call1((message,)))
+    {
+        Ok(value) => PyErr::from_value(value),
+        Err(err) => err,
+    }
+}
+
+/// The Python `Card` of a core card (the interned instances of `tarabish._cards.DECK`).
+pub fn py_card<'py>(py: Python<'py>, card: Card) -> PyResult<Bound<'py, PyAny>> {
+    let deck = DECK.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
+        Ok(py
+            .import("tarabish._cards")?
+            .getattr("DECK")?
+            .cast_into::<PyTuple>()?
+            .unbind())
+    })?;
+    deck.bind(py).get_item(card.index() as usize)
+}
+
+/// The cards of a set as a Python list of `Card`, by index.
+pub fn py_cards<'py>(py: Python<'py>, cards: CardSet) -> PyResult<Bound<'py, PyAny>> {
+    let list: PyResult<Vec<Bound<'py, PyAny>>> = cards.iter().map(|c| py_card(py, c)).collect();
+    Ok(pyo3::types::PyList::new(py, list?)?.into_any())
+}
+
+/// Cards in a given order as a Python tuple.
+pub fn py_card_tuple<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyTuple>> {
+    let items: PyResult<Vec<Bound<'py, PyAny>>> = cards.iter().map(|&c| py_card(py, c)).collect();
+    PyTuple::new(py, items?)
+}
+
+/// The Python `Suit` member of a core suit.
+pub fn py_suit<'py>(py: Python<'py>, suit: Suit) -> PyResult<Bound<'py, PyAny>> {
+    class(py, &SUIT_TYPE, "tarabish._cards", "Suit")?.call1((suit as u8,))
+}
+
+/// One card from a `Card` or card text.
+pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
+    let py = obj.py();
+    if let Ok(text) = obj.cast::<PyString>() {
+        return text
+            .to_str()?
+            .parse::<Card>()
+            .map_err(|e| to_py_err(py, e));
+    }
+    if obj.is_instance(class(py, &CARD_TYPE, "tarabish._cards", "Card")?)? {
+        let index: u8 = obj.getattr(pyo3::intern!(py, "index"))?.extract()?;
+        return Card::from_index(index).ok_or_else(|| invalid(py, "corrupt Card"));
+    }
+    Err(invalid(
+        py,
+        format!("expected a Card or card text like 'JH', got {}", describe(obj)),
+    ))
+}
+
+/// Cards from one string (`"JH 9H"`) or an iterable of cards / card texts, in order.
+pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
+    let py = obj.py();
+    if let Ok(text) = obj.cast::<PyString>() {
+        return parse_cards(text.to_str()?).map_err(|e| to_py_err(py, e));
+    }
+    let iter = obj.try_iter().map_err(|_| {
+        invalid(
+            py,
+            format!("expected cards (a list or a string), got {}", describe(obj)),
+        )
+    })?;
+    iter.map(|item| card_arg(&item?)).collect()
+}
+
+/// A suit from a `Suit` or a suit letter.
+pub fn suit_arg(obj: &Bound<'_, PyAny>) -> PyResult<Suit> {
+    let py = obj.py();
+    if let Ok(text) = obj.cast::<PyString>() {
+        return text.to_str()?.parse::<Suit>().map_err(|e| to_py_err(py, e));
+    }
+    if obj.is_instance(class(py, &SUIT_TYPE, "tarabish._cards", "Suit")?)? {
+        let index: u8 = obj.extract()?;
+        return Ok(Suit::from_index(index));
+    }
+    Err(invalid(
+        py,
+        format!("expected a Suit or a suit letter, got {}", describe(obj)),
+    ))
+}
+
+/// A whole number in `0..=max` (not a bool), or an `InvalidInputError` naming `what`.
+pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
+    let py = obj.py();
+    let bad = || invalid(py, format!("{what} must be a whole number 0..{max}, got {}", describe(obj)));
+    if obj.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(bad());
+    }
+    match obj.extract::<u64>() {
+        Ok(value) if value <= max && obj.is_instance_of::<pyo3::types::PyInt>() => Ok(value),
+        _ => Err(bad()),
+    }
+}
+
+/// Two match scores.
+pub fn scores_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
+    let py = obj.py();
+    let items: Vec<Bound<'_, PyAny>> = obj
+        .try_iter()
+        .and_then(|it| it.collect::<PyResult<Vec<_>>>())
+        .map_err(|_| invalid(py, "scores are two whole numbers"))?;
+    if items.len() != 2 {
+        return Err(invalid(py, "scores are two whole numbers, one a team"));
+    }
+    Ok([
+        int_arg(&items[0], "a score", u32::MAX as u64 / 4)? as u32,
+        int_arg(&items[1], "a score", u32::MAX as u64 / 4)? as u32,
+    ])
+}
+
+/// The rules object (or the default `Rules()` for None) and its core form.
+pub fn rules_arg<'py>(
+    py: Python<'py>,
+    obj: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Rules, bool)> {
+    let rules_obj = match obj {
+        Some(obj) if !obj.is_none() => obj.clone(),
+        _ => DEFAULT_RULES
+            .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+                Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?.call0()?.unbind())
+            })?
+            .bind(py)
+            .clone(),
+    };
+    if !rules_obj.is_instance(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?)? {
+        return Err(invalid(
+            py,
+            format!("rules must be a tarabish.Rules, got {}", describe(&rules_obj)),
+        ));
+    }
+    let packed: u64 = rules_obj.getattr(pyo3::intern!(py, "_packed"))?.extract()?;
+    let flag = |bit: u32| packed & (1 << (32 + bit)) != 0;
+    let forced = ((packed >> 16) & 0xffff) as u16;
+    let rules = Rules {
+        target: (packed & 0xffff) as u16,
+        dealer_may_pass: flag(0),
+        forced_at: (forced > 0).then_some(forced),
+        team_runs: flag(1),
+        head_plain: flag(2),
+        undertrump_optional: flag(3),
+        partner_exempt: flag(4),
+        half_bait_is_bait: flag(5),
+    };
+    let table_mode = flag(6) || flag(9);
+    Ok((rules_obj, rules, table_mode))
+}
+
+/// Rules for a game state: table mode (R8) is refused.
+pub fn game_rules_arg<'py>(
+    py: Python<'py>,
+    obj: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyAny>, Rules)> {
+    let (rules_obj, rules, table_mode) = rules_arg(py, obj)?;
+    if table_mode {
+        return Err(invalid(
+            py,
+            "table mode (declarations='manual' or enforce_legal_play=False, R8) is not \
+             supported by this engine yet",
+        ));
+    }
+    Ok((rules_obj, rules))
+}
+
+fn describe(obj: &Bound<'_, PyAny>) -> String {
+    let type_name = obj
+        .get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "?".into());
+    match obj.repr() {
+        Ok(repr) => {
+            let text = repr.to_string();
+            let short: String = text.chars().take(60).collect();
+            format!("{short} ({type_name})")
+        }
+        Err(_) => type_name,
+    }
+}

@@ -1,0 +1,568 @@
+//! `HandState` and `MatchState` for Python (docs/ENGINE.md): the core's `Copy` states behind a
+//! small API. `legal_action_ids()` and `apply(int)` are the fast path; the views build the
+//! Python dataclasses of `tarabish._views` only when asked for.
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
+
+use super::convert::{
+    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit, scores_arg, to_py_err,
+};
+use super::primitives::{py_outcome, py_runs};
+use crate::deal::check_deal;
+use crate::matches::Match;
+use crate::observe::{
+    announced, information_string, shown, unseen_kitty, visible_hand, write_tensor, TENSOR_SIZE,
+};
+use crate::state::{Hand, TrickRecord};
+
+static ACTION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static PHASE_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static TRICK_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static RUNS_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static RESULT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static OBSERVATION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static FLOAT32: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+// ---- views shared by both states -------------------------------------------------------
+
+fn py_action<'py>(py: Python<'py>, seat: u8, id: u8) -> PyResult<Bound<'py, PyAny>> {
+    class(py, &ACTION_TYPE, "tarabish._actions", "Action")?.call_method1("from_id", (id, seat))
+}
+
+fn py_phase<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
+    class(py, &PHASE_TYPE, "tarabish._actions", "Phase")?.call1((hand.phase().name(),))
+}
+
+/// The set bits of a mask (action ids), ascending.
+fn ids_of(mut mask: u64) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let id = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            id
+        })
+    })
+}
+
+fn legal_ids_list<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, ids_of(mask))
+}
+
+fn legal_actions<'py>(py: Python<'py>, hand: &Hand, mask: u64) -> PyResult<Bound<'py, PyList>> {
+    let seat = hand.to_move().unwrap_or(0);
+    let actions: PyResult<Vec<_>> = ids_of(mask).map(|id| py_action(py, seat, id)).collect();
+    PyList::new(py, actions?)
+}
+
+fn history<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyList>> {
+    let actions: PyResult<Vec<_>> = hand
+        .history()
+        .into_iter()
+        .map(|(seat, id)| py_action(py, seat, id))
+        .collect();
+    PyList::new(py, actions?)
+}
+
+fn py_trick<'py>(py: Python<'py>, trick: TrickRecord) -> PyResult<Bound<'py, PyAny>> {
+    class(py, &TRICK_TYPE, "tarabish._views", "TrickResult")?.call1((
+        trick.leader,
+        py_card_tuple(py, &trick.cards[..trick.len as usize])?,
+        trick.winner,
+        trick.points,
+    ))
+}
+
+fn py_tricks<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyTuple>> {
+    let tricks: PyResult<Vec<_>> = hand.completed_tricks().map(|t| py_trick(py, t)).collect();
+    PyTuple::new(py, tricks?)
+}
+
+fn py_runs_result<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
+    match hand.runs_scored() {
+        Some((seat, points)) => {
+            class(py, &RUNS_TYPE, "tarabish._views", "RunsResult")?.call1((seat, points))
+        }
+        None => Ok(py.None().into_bound(py)),
+    }
+}
+
+fn opt_suit<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
+    match hand.trump() {
+        Some(suit) => py_suit(py, suit),
+        None => Ok(py.None().into_bound(py)),
+    }
+}
+
+fn result<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
+    let Some(outcome) = hand.outcome() else {
+        return Ok(py.None().into_bound(py));
+    };
+    class(py, &RESULT_TYPE, "tarabish._views", "HandResult")?.call1((
+        py_outcome(py, outcome)?,
+        opt_suit(py, hand)?,
+        hand.caller(),
+        PyTuple::new(py, hand.points())?,
+        PyTuple::new(py, hand.score())?,
+        py_runs_result(py, hand)?,
+        hand.bella(),
+        py_tricks(py, hand)?,
+    ))
+}
+
+fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    Ok(int_arg(obj, "seat", 3)? as u8)
+}
+
+fn observation<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+    let auction: PyResult<Vec<_>> = hand.auction().map(|(s, id)| py_action(py, s, id)).collect();
+    let announced: [Option<u32>; 4] = std::array::from_fn(|s| announced(hand, s as u8));
+    let shown: PyResult<Vec<_>> = (0..4u8)
+        .map(|s| py_runs(py, shown(hand, s).as_slice()))
+        .collect();
+    let sizes: [u32; 4] = std::array::from_fn(|s| hand.hand(s).len());
+    let visible: Vec<_> = visible_hand(hand, seat as usize).iter().collect();
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("seat", seat)?;
+    kwargs.set_item("dealer", hand.dealer())?;
+    kwargs.set_item("phase", py_phase(py, hand)?)?;
+    kwargs.set_item("to_move", hand.to_move())?;
+    kwargs.set_item("scores_before", PyTuple::new(py, hand.scores_before())?)?;
+    kwargs.set_item("hand", py_card_tuple(py, &visible)?)?;
+    kwargs.set_item("unseen_kitty", unseen_kitty(hand))?;
+    kwargs.set_item("auction", PyTuple::new(py, auction?)?)?;
+    kwargs.set_item("trump", opt_suit(py, hand)?)?;
+    kwargs.set_item("caller", hand.caller())?;
+    kwargs.set_item("trick_leader", hand.trick_leader())?;
+    kwargs.set_item("trick", py_card_tuple(py, hand.current_trick())?)?;
+    kwargs.set_item("tricks", py_tricks(py, hand)?)?;
+    kwargs.set_item("announced", PyTuple::new(py, announced)?)?;
+    kwargs.set_item("shown", PyTuple::new(py, shown?)?)?;
+    kwargs.set_item("runs", py_runs_result(py, hand)?)?;
+    kwargs.set_item("bella", hand.bella())?;
+    kwargs.set_item("points", PyTuple::new(py, hand.points())?)?;
+    kwargs.set_item("hand_sizes", PyTuple::new(py, sizes)?)?;
+    class(py, &OBSERVATION_TYPE, "tarabish._views", "Observation")?.call((), Some(&kwargs))
+}
+
+fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
+    let mut values = [0f32; TENSOR_SIZE];
+    write_tensor(hand, seat, &mut values);
+    let mut bytes = Vec::with_capacity(TENSOR_SIZE * 4);
+    for value in values {
+        bytes.extend_from_slice(&value.to_le_bytes());
+    }
+    let frombuffer = FROMBUFFER.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("numpy")?.getattr("frombuffer")?.unbind())
+    })?;
+    let float32 = FLOAT32.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+        Ok(py.import("numpy")?.getattr("dtype")?.call1(("<f4",))?.unbind())
+    })?;
+    frombuffer
+        .bind(py)
+        .call1((PyByteArray::new(py, &bytes), float32.bind(py)))
+}
+
+/// The (seat, id) of an action argument: an id for the seat to move, an `Action`, or text.
+fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+    let py = action.py();
+    if action.is_exact_instance_of::<pyo3::types::PyInt>() {
+        let id = int_arg(action, "an action id", 40)? as u8;
+        return Ok((hand.to_move().unwrap_or(0), id));
+    }
+    let action_type = class(py, &ACTION_TYPE, "tarabish._actions", "Action")?;
+    let parsed;
+    let action = if action.is_instance_of::<PyString>() {
+        parsed = action_type.call_method1("parse", (action,))?;
+        &parsed
+    } else {
+        action
+    };
+    if !action.is_instance(action_type)? {
+        return Err(invalid(
+            py,
+            "an action is an id (int), a tarabish.Action or action text like '2 call H'",
+        ));
+    }
+    let seat: u8 = action.getattr("seat")?.extract()?;
+    let id: u8 = action.getattr("id")?.extract()?;
+    Ok((seat, id))
+}
+
+fn json_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("tarabish._state_json")?.getattr(name)
+}
+
+// ---- HandState -------------------------------------------------------------------------
+
+/// One hand of Tarabish (docs/ENGINE.md "Hands").
+#[pyclass(name = "HandState", module = "tarabish")]
+pub struct PyHandState {
+    pub hand: Hand,
+    rules: Py<PyAny>,
+}
+
+impl PyHandState {
+    pub fn wrap(py: Python<'_>, hand: Hand, rules: &Py<PyAny>) -> PyHandState {
+        PyHandState {
+            hand,
+            rules: rules.clone_ref(py),
+        }
+    }
+}
+
+#[pymethods]
+impl PyHandState {
+    #[new]
+    #[pyo3(signature = (dealer=None, *, seed=None, deal=None, rules=None, scores_before=None))]
+    fn new<'py>(
+        py: Python<'py>,
+        dealer: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
+        deal: Option<&Bound<'py, PyAny>>,
+        rules: Option<&Bound<'py, PyAny>>,
+        scores_before: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyHandState> {
+        let dealer = match dealer {
+            Some(d) => int_arg(d, "dealer", 3)? as u8,
+            None => 0,
+        };
+        let (rules_obj, rules) = game_rules_arg(py, rules)?;
+        let scores = match scores_before {
+            Some(s) => scores_arg(s)?,
+            None => [0, 0],
+        };
+        let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
+            (Some(seed), None) => {
+                Hand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
+            }
+            (None, Some(deal)) => {
+                let seats: Vec<Vec<crate::cards::Card>> = deal
+                    .try_iter()
+                    .map_err(|_| invalid(py, "a deal is four lists of nine cards (R2.4)"))?
+                    .map(|seat| cards_arg(&seat?))
+                    .collect::<PyResult<_>>()?;
+                let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
+                Hand::from_deal(deal, dealer, rules, scores)
+            }
+            _ => {
+                return Err(invalid(
+                    py,
+                    "give exactly one of seed= (an int) or deal= (four 9-card lists)",
+                ))
+            }
+        };
+        Ok(PyHandState {
+            hand,
+            rules: rules_obj.unbind(),
+        })
+    }
+
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
+        self.rules.clone_ref(py)
+    }
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.hand.dealer()
+    }
+    #[getter]
+    fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.hand.scores_before())
+    }
+    #[getter]
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_phase(py, &self.hand)
+    }
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        self.hand.to_move()
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.hand.is_terminal()
+    }
+    #[getter]
+    fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        opt_suit(py, &self.hand)
+    }
+    #[getter]
+    fn caller(&self) -> Option<u8> {
+        self.hand.caller()
+    }
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let seats: PyResult<Vec<_>> = (0..4)
+            .map(|s| {
+                let cards: Vec<_> = self.hand.hand(s).iter().collect();
+                py_card_tuple(py, &cards)
+            })
+            .collect();
+        PyTuple::new(py, seats?)
+    }
+    #[getter]
+    fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let seats: PyResult<Vec<_>> = self
+            .hand
+            .deal()
+            .iter()
+            .map(|cards| {
+                let items: PyResult<Vec<_>> = cards.iter().map(|&c| py_card(py, c)).collect();
+                PyList::new(py, items?)
+            })
+            .collect();
+        PyList::new(py, seats?)
+    }
+    #[getter]
+    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        history(py, &self.hand)
+    }
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.hand.points())
+    }
+    #[getter]
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        result(py, &self.hand)
+    }
+
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_ids_list(py, self.hand.legal_mask())
+    }
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_actions(py, &self.hand, self.hand.legal_mask())
+    }
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (seat, id) = action_arg(&self.hand, action)?;
+        self.hand.check_for(seat, id).map_err(|e| to_py_err(py, e))?;
+        self.hand.apply_unchecked(id);
+        Ok(())
+    }
+    fn clone(&self, py: Python<'_>) -> PyHandState {
+        PyHandState::wrap(py, self.hand, &self.rules)
+    }
+    fn __copy__(&self, py: Python<'_>) -> PyHandState {
+        self.clone(py)
+    }
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyHandState {
+        self.clone(py)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyHandState>() {
+            Ok(other) => self.hand == other.borrow().hand,
+            Err(_) => false,
+        }
+    }
+    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        observation(py, &self.hand, seat_arg(seat)?)
+    }
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tensor(py, &self.hand, seat_arg(seat)?)
+    }
+    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(information_string(&self.hand, seat_arg(seat)?))
+    }
+    fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
+        json_helper(slf.py(), "hand_to_json")?.call1((slf,))?.extract()
+    }
+    #[staticmethod]
+    fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        json_helper(py, "hand_from_json")?.call1((text,))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let text = Self::to_json(slf)?;
+        PyTuple::new(
+            py,
+            [json_helper(py, "hand_from_json")?, PyTuple::new(py, [text])?.into_any()],
+        )
+    }
+    fn __repr__(&self) -> String {
+        format!("<HandState {}>", self.hand.describe())
+    }
+}
+
+// ---- MatchState ------------------------------------------------------------------------
+
+/// A match: hands until a team reaches the target (docs/ENGINE.md "Matches").
+#[pyclass(name = "MatchState", module = "tarabish")]
+pub struct PyMatchState {
+    game: Match,
+    history: Vec<Hand>,
+    rules: Py<PyAny>,
+}
+
+#[pymethods]
+impl PyMatchState {
+    #[new]
+    #[pyo3(signature = (*, seed, rules=None, first_dealer=None, scores=None))]
+    fn new<'py>(
+        py: Python<'py>,
+        seed: &Bound<'py, PyAny>,
+        rules: Option<&Bound<'py, PyAny>>,
+        first_dealer: Option<&Bound<'py, PyAny>>,
+        scores: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<PyMatchState> {
+        let seed = int_arg(seed, "seed", u64::MAX)?;
+        let (rules_obj, rules) = game_rules_arg(py, rules)?;
+        let first_dealer = match first_dealer {
+            Some(d) => int_arg(d, "first_dealer", 3)? as u8,
+            None => 0,
+        };
+        let scores = match scores {
+            Some(s) => scores_arg(s)?,
+            None => [0, 0],
+        };
+        Ok(PyMatchState {
+            game: Match::new(seed, rules, first_dealer, scores),
+            history: Vec::new(),
+            rules: rules_obj.unbind(),
+        })
+    }
+
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
+        self.rules.clone_ref(py)
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.game.seed()
+    }
+    #[getter]
+    fn first_dealer(&self) -> u8 {
+        self.game.first_dealer()
+    }
+    #[getter]
+    fn start_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.game.start_scores())
+    }
+    #[getter]
+    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.game.scores())
+    }
+    #[getter]
+    fn hand_index(&self) -> u32 {
+        self.game.hand_index()
+    }
+    #[getter]
+    fn hand(&self, py: Python<'_>) -> PyHandState {
+        PyHandState::wrap(py, *self.game.hand(), &self.rules)
+    }
+    #[getter]
+    fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
+        self.history
+            .iter()
+            .map(|&hand| PyHandState::wrap(py, hand, &self.rules))
+            .collect()
+    }
+    #[getter]
+    fn winner(&self) -> Option<u8> {
+        self.game.winner()
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.game.is_terminal()
+    }
+    #[getter]
+    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_phase(py, self.game.hand())
+    }
+    #[getter]
+    fn to_move(&self) -> Option<u8> {
+        if self.game.is_terminal() {
+            None
+        } else {
+            self.game.hand().to_move()
+        }
+    }
+    #[getter]
+    fn dealer(&self) -> u8 {
+        self.game.hand().dealer()
+    }
+
+    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_ids_list(py, self.game.legal_mask())
+    }
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        legal_actions(py, self.game.hand(), self.game.legal_mask())
+    }
+    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let (seat, id) = action_arg(self.game.hand(), action)?;
+        if let Some(done) = self.game.apply_for(seat, id).map_err(|e| to_py_err(py, e))? {
+            self.history.push(done);
+        }
+        Ok(())
+    }
+    fn clone(&self, py: Python<'_>) -> PyMatchState {
+        PyMatchState {
+            game: self.game,
+            history: self.history.clone(),
+            rules: self.rules.clone_ref(py),
+        }
+    }
+    fn __copy__(&self, py: Python<'_>) -> PyMatchState {
+        self.clone(py)
+    }
+    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyMatchState {
+        self.clone(py)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyMatchState>() {
+            Ok(other) => {
+                let other = other.borrow();
+                self.game == other.game && self.history == other.history
+            }
+            Err(_) => false,
+        }
+    }
+    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        observation(py, self.game.hand(), seat_arg(seat)?)
+    }
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        tensor(py, self.game.hand(), seat_arg(seat)?)
+    }
+    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(information_string(self.game.hand(), seat_arg(seat)?))
+    }
+    fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
+        json_helper(slf.py(), "match_to_json")?.call1((slf,))?.extract()
+    }
+    #[staticmethod]
+    fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        json_helper(py, "match_from_json")?.call1((text,))
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let text = Self::to_json(slf)?;
+        PyTuple::new(
+            py,
+            [json_helper(py, "match_from_json")?, PyTuple::new(py, [text])?.into_any()],
+        )
+    }
+    fn __repr__(&self) -> String {
+        let scores = self.game.scores();
+        format!(
+            "<MatchState hand {} scores {}-{}: {}>",
+            self.game.hand_index(),
+            scores[0],
+            scores[1],
+            self.game.hand().describe()
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHandState>()?;
+    m.add_class::<PyMatchState>()?;
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! Batch simulation: many hands or matches played by bots on every core (rayon). Game `i` of a
+//! batch seeded `seed` uses seed `derive(seed, i)` (docs/ENGINE.md), and summaries are sums of
+//! integers, so a batch gives exactly the same summary on one thread or many, in any chunking.
+
+use std::ops::{Add, Range};
+
+use rayon::prelude::*;
+
+use crate::bots::Bot;
+use crate::deal::deal_with;
+use crate::matches::Match;
+use crate::rng::{derive, SplitMix64};
+use crate::scoring::Outcome;
+use crate::state::Hand;
+use crate::variants::Rules;
+
+/// What a batch is: the bots by seat, the rules, the batch seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Batch {
+    pub seed: u64,
+    pub rules: Rules,
+    pub bots: [Bot; 4],
+}
+
+/// Totals over a batch; every field is a count or a sum.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub hands: u64,
+    pub matches: u64,
+    /// Hands made, bait, half bait, void (R6, R3.3).
+    pub outcomes: [u64; 4],
+    pub calls_by_seat: [u64; 4],
+    /// Card points and last taken in tricks won by each seat.
+    pub trick_points_by_seat: [u64; 4],
+    /// Team points (R6.1) and what the teams scored (R6.2-R6.4).
+    pub points_by_team: [u64; 2],
+    pub score_by_team: [u64; 2],
+    pub hands_with_runs: u64,
+    pub run_points: u64,
+    pub hands_with_bella: u64,
+    pub match_wins: [u64; 2],
+}
+
+impl Add for Summary {
+    type Output = Summary;
+    fn add(mut self, other: Summary) -> Summary {
+        fn add_all<const N: usize>(a: &mut [u64; N], b: [u64; N]) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self.hands += other.hands;
+        self.matches += other.matches;
+        add_all(&mut self.outcomes, other.outcomes);
+        add_all(&mut self.calls_by_seat, other.calls_by_seat);
+        add_all(&mut self.trick_points_by_seat, other.trick_points_by_seat);
+        add_all(&mut self.points_by_team, other.points_by_team);
+        add_all(&mut self.score_by_team, other.score_by_team);
+        self.hands_with_runs += other.hands_with_runs;
+        self.run_points += other.run_points;
+        self.hands_with_bella += other.hands_with_bella;
+        add_all(&mut self.match_wins, other.match_wins);
+        self
+    }
+}
+
+impl Summary {
+    /// Adds one finished hand.
+    pub fn record(&mut self, hand: &Hand) {
+        self.hands += 1;
+        let outcome = hand.outcome().unwrap_or(Outcome::Void);
+        self.outcomes[outcome as usize] += 1;
+        if outcome == Outcome::Void {
+            return;
+        }
+        if let Some(caller) = hand.caller() {
+            self.calls_by_seat[caller as usize] += 1;
+        }
+        for trick in hand.completed_tricks() {
+            self.trick_points_by_seat[trick.winner as usize] += trick.points as u64;
+        }
+        for team in 0..2 {
+            self.points_by_team[team] += hand.points()[team] as u64;
+            self.score_by_team[team] += hand.score()[team] as u64;
+        }
+        if let Some((_, points)) = hand.runs_scored() {
+            self.hands_with_runs += 1;
+            self.run_points += points as u64;
+        }
+        self.hands_with_bella += hand.bella().is_some() as u64;
+    }
+}
+
+/// Plays hand `index` of the batch: dealt and played with one generator seeded
+/// `derive(seed, index)`, dealer `index % 4`.
+pub fn play_hand(batch: &Batch, index: u64) -> Hand {
+    let mut rng = SplitMix64::new(derive(batch.seed, index));
+    let dealer = (index % 4) as u8;
+    let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
+    while let Some(seat) = hand.to_move() {
+        let action = batch.bots[seat as usize].choose(&hand, &mut rng);
+        hand.apply_unchecked(action);
+    }
+    hand
+}
+
+/// Plays match `index` of the batch: match seed `derive(seed, index)`, first dealer
+/// `index % 4`; the bots' generator is seeded with the match seed.
+pub fn play_match(batch: &Batch, index: u64, summary: &mut Summary) {
+    let seed = derive(batch.seed, index);
+    let mut game = Match::new(seed, batch.rules, (index % 4) as u8, [0, 0]);
+    let mut rng = SplitMix64::new(seed);
+    while let Some(seat) = game.hand().to_move().filter(|_| !game.is_terminal()) {
+        let action = batch.bots[seat as usize].choose(game.hand(), &mut rng);
+        if let Some(done) = game.apply_unchecked(action) {
+            summary.record(&done);
+        }
+    }
+    summary.matches += 1;
+    if let Some(team) = game.winner() {
+        summary.match_wins[team as usize] += 1;
+    }
+}
+
+/// Plays games `range` of the batch (hands, or matches if `matches`) on the current rayon
+/// pool.
+pub fn simulate(batch: &Batch, range: Range<u64>, matches: bool) -> Summary {
+    range
+        .into_par_iter()
+        .fold(Summary::default, |mut summary, index| {
+            if matches {
+                play_match(batch, index, &mut summary);
+            } else {
+                summary.record(&play_hand(batch, index));
+            }
+            summary
+        })
+        .reduce(Summary::default, Summary::add)
+}
+
+/// Like [`simulate`], on a pool of `threads` threads (0: all cores).
+pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usize) -> Summary {
+    if threads == 0 {
+        return simulate(batch, range, matches);
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        Ok(pool) => pool.install(|| simulate(batch, range, matches)),
+        Err(_) => simulate(batch, range, matches),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn batch(bots: [Bot; 4]) -> Batch {
+        Batch {
+            seed: 2026,
+            rules: Rules::default(),
+            bots,
+        }
+    }
+
+    #[test]
+    fn one_thread_and_many_give_the_same_summary() {
+        let batch = batch([Bot::Random, Bot::Greedy, Bot::Random, Bot::Greedy]);
+        let serial = (0..500).fold(Summary::default(), |mut s, i| {
+            s.record(&play_hand(&batch, i));
+            s
+        });
+        assert_eq!(simulate_on(&batch, 0..500, false, 1), serial);
+        assert_eq!(simulate_on(&batch, 0..500, false, 2), serial);
+        let halves = simulate(&batch, 0..250, false) + simulate(&batch, 250..500, false);
+        assert_eq!(halves, serial);
+        assert_eq!(serial.outcomes.iter().sum::<u64>(), 500);
+    }
+
+    #[test]
+    fn greedy_team_beats_random_team() {
+        let batch = batch([Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random]);
+        let summary = simulate(&batch, 0..200, true);
+        assert_eq!(summary.matches, 200);
+        assert!(summary.match_wins[0] > summary.match_wins[1] * 2, "{summary:?}");
+    }
+}
