@@ -88,7 +88,23 @@ fn play_random_hand<'py>(
     Ok(PyHandState::wrap(py, hand, &rules_obj.unbind()))
 }
 
+/// The action id a Rust bot takes in a running hand (`random` draws from a generator seeded
+/// `seed`). Bots see only what their seat may see.
+#[pyfunction]
+#[pyo3(signature = (state, bot, seed=0))]
+fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<u8> {
+    let py = state.py();
+    let bot = Bot::from_name(bot)
+        .ok_or_else(|| invalid(py, format!("unknown bot {bot:?}: random or greedy")))?;
+    let hand = state.borrow().hand;
+    if hand.is_terminal() {
+        return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
+    }
+    Ok(bot.choose(&hand, &mut SplitMix64::new(seed)))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bot_action, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_hand, m)?)?;
     Ok(())

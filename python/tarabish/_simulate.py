@@ -1,0 +1,176 @@
+"""Batch simulation from Python: many hands or matches played by the Rust bots on every core,
+with the interpreter released (rust/sim.rs). Game ``i`` of a batch uses seed
+``derive(seed, i)`` (docs/ENGINE.md), so the summary does not depend on threads or chunking."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from . import _core
+from ._errors import InvalidInputError
+from ._rules import Rules
+
+BOTS = ("random", "greedy")
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a batch did. Counts and sums are exact integers; rates are derived from them."""
+
+    hands: int
+    matches: int
+    made: int
+    bait: int
+    half_bait: int
+    void: int
+    calls_by_seat: tuple[int, int, int, int]
+    trick_points_by_seat: tuple[int, int, int, int]
+    points_by_team: tuple[int, int]
+    score_by_team: tuple[int, int]
+    hands_with_runs: int
+    run_points: int
+    hands_with_bella: int
+    match_wins: tuple[int, int]
+    seed: int
+    bots: tuple[str, str, str, str]
+    threads: int
+    seconds: float
+
+    @property
+    def played(self) -> int:
+        """Hands played out (not void)."""
+        return self.hands - self.void
+
+    @property
+    def bait_rate(self) -> float:
+        return self.bait / self.played if self.played else 0.0
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.seconds if self.seconds > 0 else 0.0
+
+    def counts(self) -> dict[str, Any]:
+        """The exact counts (what a rerun with the same seed reproduces)."""
+        return {
+            "hands": self.hands,
+            "matches": self.matches,
+            "outcomes": {
+                "made": self.made,
+                "bait": self.bait,
+                "half_bait": self.half_bait,
+                "void": self.void,
+            },
+            "calls_by_seat": list(self.calls_by_seat),
+            "trick_points_by_seat": list(self.trick_points_by_seat),
+            "points_by_team": list(self.points_by_team),
+            "score_by_team": list(self.score_by_team),
+            "hands_with_runs": self.hands_with_runs,
+            "run_points": self.run_points,
+            "hands_with_bella": self.hands_with_bella,
+            "match_wins": list(self.match_wins),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **self.counts(),
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "threads": self.threads,
+            "seconds": self.seconds,
+            "hands_per_second": self.hands_per_second,
+            "bait_rate": self.bait_rate,
+        }
+
+
+def _bots(bots: str | Sequence[str]) -> tuple[str, str, str, str]:
+    names = [bots] * 4 if isinstance(bots, str) else list(bots)
+    if len(names) == 1:
+        names = names * 4
+    if len(names) == 2:
+        names = names * 2  # one bot a team: seats 0 and 2, then 1 and 3
+    if len(names) != 4 or any(name not in BOTS for name in names):
+        raise InvalidInputError(
+            f"bots: one name for all seats, two (by team) or four (by seat), from {BOTS}; "
+            f"got {bots!r}"
+        )
+    return (names[0], names[1], names[2], names[3])
+
+
+def simulate(
+    hands: int | None = None,
+    matches: int | None = None,
+    *,
+    seed: int = 0,
+    bots: str | Sequence[str] = "random",
+    rules: Rules | None = None,
+    threads: int = 0,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    """Plays ``hands`` hands or ``matches`` matches with Rust bots and sums up the results.
+
+    ``bots`` is one bot name for every seat, two (team 0, team 1) or four (by seat): ``random``
+    or ``greedy``. ``threads=0`` uses every core. ``progress(done, total)`` is called between
+    chunks.
+    """
+    if (hands is None) == (matches is None):
+        raise InvalidInputError("give exactly one of hands= or matches=")
+    total = hands if hands is not None else matches
+    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
+        raise InvalidInputError(f"the number of games must be a whole number, got {total!r}")
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
+        raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {threads!r}")
+    seats = _bots(bots)
+    rules = rules if rules is not None else Rules()
+    per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
+    totals: dict[str, Any] | None = None
+    start = time.perf_counter()
+    done = 0
+    while done < total or totals is None:
+        stop = min(total, done + per_chunk)
+        part = _core.simulate(
+            start=done,
+            stop=stop,
+            seed=seed,
+            bots=list(seats),
+            rules=rules,
+            threads=threads,
+            matches=matches is not None,
+        )
+        totals = part if totals is None else _add(totals, part)
+        done = stop
+        if progress is not None:
+            progress(done, total)
+    seconds = time.perf_counter() - start
+    outcomes = totals["outcomes"]
+    return Summary(
+        hands=totals["hands"],
+        matches=totals["matches"],
+        made=outcomes[0],
+        bait=outcomes[1],
+        half_bait=outcomes[2],
+        void=outcomes[3],
+        calls_by_seat=tuple(totals["calls_by_seat"]),  # type: ignore[arg-type]
+        trick_points_by_seat=tuple(totals["trick_points_by_seat"]),  # type: ignore[arg-type]
+        points_by_team=tuple(totals["points_by_team"]),  # type: ignore[arg-type]
+        score_by_team=tuple(totals["score_by_team"]),  # type: ignore[arg-type]
+        hands_with_runs=totals["hands_with_runs"],
+        run_points=totals["run_points"],
+        hands_with_bella=totals["hands_with_bella"],
+        match_wins=tuple(totals["match_wins"]),  # type: ignore[arg-type]
+        seed=seed,
+        bots=seats,
+        threads=threads,
+        seconds=seconds,
+    )
+
+
+def _add(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: [x + y for x, y in zip(value, b[key], strict=True)]
+        if isinstance(value, list)
+        else value + b[key]
+        for key, value in a.items()
+    }
