@@ -296,11 +296,14 @@ impl Hand {
                 "R3.1",
                 "no card is played before trump is named".to_string(),
             ),
-            Phase::Auction if self.to_move == self.forced_seat => (
+            // A dealer both stuck and forced is named stuck: R3.2 holds whatever the scores.
+            Phase::Auction if self.passes == 3 && !self.rules.dealer_may_pass => {
+                ("R3.2", "the dealer is stuck and must call".to_string())
+            }
+            Phase::Auction => (
                 "R3.4",
                 format!("seat {seat}'s team is forced to call (forced_at)"),
             ),
-            Phase::Auction => ("R3.2", "the dealer is stuck and must call".to_string()),
             Phase::Play if action >= CALL_BASE => (
                 "R3.1",
                 "trump is already named; no one speaks twice".to_string(),

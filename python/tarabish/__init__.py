@@ -6,6 +6,7 @@ is an independent pure-Python implementation with the same interface (docs/ENGIN
 """
 
 from ._actions import Action, ActionKind, Phase
+from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._core import (
     TENSOR_SIZE,
     HandState,
@@ -20,10 +21,10 @@ from ._core import (
     score_hand,
     trick_winner,
 )
-from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
 from ._rules import Rules
 from ._runs import Run
+from ._simulate import Summary, simulate
 from ._views import HandResult, Observation, Outcome, RunsResult, TrickResult
 
 __version__ = "0.1.0"
@@ -47,6 +48,7 @@ __all__ = [
     "Run",
     "RunsResult",
     "Suit",
+    "Summary",
     "TarabishError",
     "TrickResult",
     "__version__",
@@ -59,5 +61,6 @@ __all__ = [
     "play_random_hand",
     "run_winner",
     "score_hand",
+    "simulate",
     "trick_winner",
 ]

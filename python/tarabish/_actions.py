@@ -54,10 +54,8 @@ class Action:
         wants_card = self.kind is ActionKind.PLAY
         wants_suit = self.kind is ActionKind.CALL
         if wants_card != isinstance(self.card, Card) or wants_suit != isinstance(self.suit, Suit):
-            raise InvalidInputError(
-                f"a {self.kind} action takes {'a card' if wants_card else ''}"
-                f"{'a suit' if wants_suit else ''}{'nothing else' if self.kind is ActionKind.PASS else ''}"
-            )
+            wants = "a card" if wants_card else "a suit" if wants_suit else "no card or suit"
+            raise InvalidInputError(f"a {self.kind} action takes {wants}")
 
     @classmethod
     def play(cls, seat: int, card: Card | str) -> Action:
@@ -109,9 +107,11 @@ class Action:
             return cls.play(seat, args[0])
         if verb in ("announce", "show", "bella", "misplay", "throw"):
             raise InvalidInputError(
-                f"action {text!r}: table-mode verb {verb!r} (R8) is not supported by this engine yet"
+                f"action {text!r}: table-mode verb {verb!r} (R8) is not supported yet"
             )
-        raise InvalidInputError(f"malformed action {text!r}: verbs are pass, call <suit>, play <card>")
+        raise InvalidInputError(
+            f"malformed action {text!r}: verbs are pass, call <suit>, play <card>"
+        )
 
     def __str__(self) -> str:
         arg = self.card if self.card is not None else self.suit

@@ -29,7 +29,9 @@ class Suit(IntEnum):
         try:
             return cls[text.strip().upper()]
         except (KeyError, AttributeError):
-            raise InvalidInputError(f"unknown suit {text!r}: expected one of C D H S (R0)") from None
+            raise InvalidInputError(
+                f"unknown suit {text!r}: expected one of C D H S (R0)"
+            ) from None
 
 
 _RANK_LETTERS = "6789TJQKA"

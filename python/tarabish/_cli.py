@@ -79,9 +79,7 @@ def format_summary(summary: Summary) -> str:
         f"half bait {_percent(summary.half_bait, summary.hands)}  "
         f"void {_percent(summary.void, summary.hands)}",
         "calls     "
-        + "  ".join(
-            f"seat {s} {_percent(n, played)}" for s, n in enumerate(summary.calls_by_seat)
-        ),
+        + "  ".join(f"seat {s} {_percent(n, played)}" for s, n in enumerate(summary.calls_by_seat)),
         "tricks    "
         + "  ".join(
             f"seat {s} {n / played if played else 0:5.1f}"

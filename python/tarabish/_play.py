@@ -17,17 +17,18 @@ from ._views import HandResult, Observation
 
 def _show(obs: Observation, out: TextIO) -> None:
     trump = (
-        "no trump yet"
-        if obs.trump is None
-        else f"trump {obs.trump} (called by seat {obs.caller})"
+        "no trump yet" if obs.trump is None else f"trump {obs.trump} (called by seat {obs.caller})"
     )
     out.write(f"\n{trump}; points {obs.points[0]}-{obs.points[1]}\n")
     if obs.tricks:
         last = obs.tricks[-1]
-        out.write(f"last trick: {format_cards(last.cards)} (led by seat {last.leader}), "
-                  f"won by seat {last.winner}\n")
+        out.write(
+            f"last trick: {format_cards(last.cards)} (led by seat {last.leader}), "
+            f"won by seat {last.winner}\n"
+        )
     if obs.trick_leader is not None:
-        out.write(f"this trick (led by seat {obs.trick_leader}): {format_cards(obs.trick) or '-'}\n")
+        cards = format_cards(obs.trick) or "-"
+        out.write(f"this trick (led by seat {obs.trick_leader}): {cards}\n")
     kitty = f" + {obs.unseen_kitty} unseen" if obs.unseen_kitty else ""
     out.write(f"your cards: {format_cards(obs.hand)}{kitty}\n")
 
@@ -78,8 +79,10 @@ def play_main(
 ) -> int:
     seed = seed if seed is not None else random.randrange(2**63)
     game = _core.MatchState(seed=seed, rules=rules)
-    out.write(f"tarabish match, seed {seed}: you are seat {seat} (team {seat % 2}), "
-              f"playing to {rules.target}\n")
+    out.write(
+        f"tarabish match, seed {seed}: you are seat {seat} (team {seat % 2}), "
+        f"playing to {rules.target}\n"
+    )
     hands_seen = 0
     step = 0
     while not game.is_terminal:

@@ -14,6 +14,12 @@ from ._rules import Rules
 FORMAT = "tarabish-state/1"
 
 
+_KEYS = {
+    "hand": {"format", "kind", "rules", "dealer", "scores_before", "deal", "actions"},
+    "match": {"format", "kind", "rules", "seed", "first_dealer", "scores", "hands"},
+}
+
+
 def _load(text: Any, kind: str) -> dict[str, Any]:
     if isinstance(text, bytes | bytearray):
         text = text.decode("utf-8", errors="replace")
@@ -25,6 +31,10 @@ def _load(text: Any, kind: str) -> dict[str, Any]:
         raise InvalidInputError(f"malformed state JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("kind") != kind:
         raise InvalidInputError(f"not a {FORMAT} {kind} state")
+    if set(data) != _KEYS[kind]:
+        raise InvalidInputError(
+            f"a {kind} state has exactly the keys {sorted(_KEYS[kind])}, got {sorted(data)}"
+        )
     return data
 
 
@@ -66,7 +76,7 @@ def hand_from_json(text: Any) -> Any:
     state = HandState(
         _field(data, "dealer", int),
         deal=_field(data, "deal", list),
-        rules=Rules.from_dict(data.get("rules", {})),
+        rules=Rules.from_dict(data["rules"]),
         scores_before=_field(data, "scores_before", list),
     )
     _replay(state, data.get("actions"), "hand")
@@ -96,14 +106,14 @@ def match_from_json(text: Any) -> Any:
     data = _load(text, "match")
     state = MatchState(
         seed=_field(data, "seed", int),
-        rules=Rules.from_dict(data.get("rules", {})),
+        rules=Rules.from_dict(data["rules"]),
         first_dealer=_field(data, "first_dealer", int),
         scores=_field(data, "scores", list),
     )
     hands = _field(data, "hands", list)
     for number, hand in enumerate(hands):
-        if not isinstance(hand, dict):
-            raise InvalidInputError(f"hand {number} of the state is not an object")
+        if not isinstance(hand, dict) or set(hand) != {"actions"}:
+            raise InvalidInputError(f"hand {number} of the state is not {{'actions': [...]}}")
         if number != state.hand_index:
             raise InvalidInputError(f"hand {number} of the state follows the end of a hand early")
         _replay(state, hand.get("actions"), f"hand {number}")

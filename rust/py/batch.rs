@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{game_rules_arg, int_arg, invalid, scores_arg};
+use super::convert::{game_rules_arg, int_arg, invalid, team_pair_arg};
 use super::states::PyHandState;
 use crate::bots::{random_action, Bot};
 use crate::deal::deal_with;
@@ -77,7 +77,7 @@ fn play_random_hand<'py>(
     };
     let (rules_obj, rules) = game_rules_arg(py, rules)?;
     let scores = match scores_before {
-        Some(s) => scores_arg(s)?,
+        Some(s) => team_pair_arg(s, "scores_before")?,
         None => [0, 0],
     };
     let mut rng = SplitMix64::new(seed);

@@ -153,19 +153,29 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     }
 }
 
-/// Two match scores.
-pub fn scores_arg(obj: &Bound<'_, PyAny>) -> PyResult<[u32; 2]> {
+/// Two whole numbers, one a team (`what`: "points", "scores_before" …).
+pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     let py = obj.py();
+    let bad = || {
+        invalid(
+            py,
+            format!("{what} are two whole numbers, one a team; got {}", describe(obj)),
+        )
+    };
+    if obj.is_instance_of::<PyString>() {
+        return Err(bad());
+    }
     let items: Vec<Bound<'_, PyAny>> = obj
         .try_iter()
         .and_then(|it| it.collect::<PyResult<Vec<_>>>())
-        .map_err(|_| invalid(py, "scores are two whole numbers"))?;
+        .map_err(|_| bad())?;
     if items.len() != 2 {
-        return Err(invalid(py, "scores are two whole numbers, one a team"));
+        return Err(bad());
     }
+    let max = u32::MAX as u64 / 4;
     Ok([
-        int_arg(&items[0], "a score", u32::MAX as u64 / 4)? as u32,
-        int_arg(&items[1], "a score", u32::MAX as u64 / 4)? as u32,
+        int_arg(&items[0], what, max)? as u32,
+        int_arg(&items[1], what, max)? as u32,
     ])
 }
 

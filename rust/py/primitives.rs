@@ -118,7 +118,7 @@ fn score_hand<'py>(
     caller_team: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let points = super::convert::scores_arg(points)?;
+    let points = super::convert::team_pair_arg(points, "points")?;
     let caller_team = int_arg(caller_team, "caller_team", 1)? as usize;
     let (_, rules, _) = rules_arg(py, rules)?;
     let (outcome, score) = core_score(points, caller_team, &rules);

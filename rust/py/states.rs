@@ -7,7 +7,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 
 use super::convert::{
-    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit, scores_arg, to_py_err,
+    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit, team_pair_arg, to_py_err,
 };
 use super::primitives::{py_outcome, py_runs};
 use crate::deal::check_deal;
@@ -181,6 +181,13 @@ fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
         action
     };
     if !action.is_instance(action_type)? {
+        if !action.is_instance_of::<pyo3::types::PyBool>() {
+            // Integer-like ids (numpy integers) through `__index__`.
+            if let Ok(index) = action.call_method0(pyo3::intern!(py, "__index__")) {
+                let id = int_arg(&index, "an action id", 40)? as u8;
+                return Ok((hand.to_move().unwrap_or(0), id));
+            }
+        }
         return Err(invalid(
             py,
             "an action is an id (int), a tarabish.Action or action text like '2 call H'",
@@ -231,7 +238,7 @@ impl PyHandState {
         };
         let (rules_obj, rules) = game_rules_arg(py, rules)?;
         let scores = match scores_before {
-            Some(s) => scores_arg(s)?,
+            Some(s) => team_pair_arg(s, "scores_before")?,
             None => [0, 0],
         };
         let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
@@ -416,7 +423,7 @@ impl PyMatchState {
             None => 0,
         };
         let scores = match scores {
-            Some(s) => scores_arg(s)?,
+            Some(s) => team_pair_arg(s, "scores")?,
             None => [0, 0],
         };
         Ok(PyMatchState {

@@ -1,0 +1,38 @@
+"""tarabish.reference: the pure-Python reference implementation of the Tarabish rules engine.
+
+Written from docs/RULES.md alone as a readable specification, with the interface of
+docs/ENGINE.md, to cross-check the Rust core. It uses only the shared value modules
+(``tarabish._cards``, ``_rules``, ``_runs``, ``_actions``, ``_views``, ``_errors``), never
+``tarabish._core``.
+
+Modules, one concept each (rule ids in their docstrings):
+``_order`` trick order and card points (R1), ``_play`` legal plays and trick winner (R5),
+``_runs`` runs and bella (R4), ``_scoring`` scoring a hand (R6), ``_deal`` the seeded deal
+(R2), ``_hand`` one hand (R3-R6), ``_match`` a match (R7), ``_observe`` what a seat may know,
+``_playout`` random playouts, ``_input`` checking arguments.
+"""
+
+from ._deal import deal_cards
+from ._hand import HandState
+from ._match import MatchState
+from ._observe import TENSOR_SIZE
+from ._order import card_points
+from ._play import legal_plays, trick_winner
+from ._playout import play_random_hand
+from ._runs import compare_runs, find_runs, run_winner
+from ._scoring import score_hand
+
+__all__ = [
+    "TENSOR_SIZE",
+    "HandState",
+    "MatchState",
+    "card_points",
+    "compare_runs",
+    "deal_cards",
+    "find_runs",
+    "legal_plays",
+    "play_random_hand",
+    "run_winner",
+    "score_hand",
+    "trick_winner",
+]

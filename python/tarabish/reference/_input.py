@@ -1,0 +1,119 @@
+"""Input checking for the reference engine: turning user arguments into plain values.
+
+Every public function of ``tarabish.reference`` accepts cards as ``Card`` objects or card text
+(R0), a hand or trick as one string or an iterable of those, a trump as a ``Suit`` or a suit
+letter. Anything malformed raises ``InvalidInputError`` (docs/ENGINE.md, "Bad input").
+Internally the engine works on card *indices* (``suit * 9 + rank``, R0) held in plain ints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .._cards import Card, Suit, parse_cards
+from .._errors import InvalidInputError
+from .._rules import Rules
+
+MAX_SEED = 2**64 - 1
+
+
+def card_index(card: Any) -> int:
+    """A ``Card`` or card text (``"JH"``, ``"10s"``) to its index 0-35 (R0)."""
+    if isinstance(card, Card):
+        return card.index
+    return Card.parse(card).index
+
+
+def card_indices(cards: Any, what: str) -> list[int]:
+    """One string (``"JH 9H AS"``) or an iterable of cards/card texts to indices, in order.
+
+    Duplicates are kept here; callers decide whether a card twice is an error.
+    """
+    if isinstance(cards, str):
+        return [card.index for card in parse_cards(cards)]
+    if isinstance(cards, Card):
+        raise InvalidInputError(f"{what} must be several cards (a list or one string), got {cards}")
+    try:
+        items: list[Any] = list(cards)
+    except TypeError:
+        raise InvalidInputError(
+            f"{what} must be a list of cards or one string like 'JH 9H AS', got {cards!r}"
+        ) from None
+    return [card_index(item) for item in items]
+
+
+def check_distinct(indices: Iterable[int], what: str) -> None:
+    """Raise ``InvalidInputError`` if a card appears twice (R1.1: each card exists once)."""
+    seen: set[int] = set()
+    for index in indices:
+        if index in seen:
+            raise InvalidInputError(f"{what} holds {Card.from_index(index)} twice (R1.1)")
+        seen.add(index)
+
+
+def suit_value(trump: Any) -> int:
+    """A ``Suit`` or a suit letter to the suit index 0-3 (R0)."""
+    if isinstance(trump, Suit):
+        return int(trump)
+    if not isinstance(trump, str):
+        raise InvalidInputError(f"a suit is a Suit or one of C D H S (R0), got {trump!r}")
+    return int(Suit.parse(trump))
+
+
+def whole_number(value: Any, what: str, low: int, high: int) -> int:
+    """An ``int`` (not a bool) in ``low..high``, else ``InvalidInputError``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInputError(f"{what} must be a whole number {low}..{high}, got {value!r}")
+    return value
+
+
+def seat_number(seat: Any, what: str = "a seat") -> int:
+    """A seat 0..3 (R0)."""
+    return whole_number(seat, what, 0, 3)
+
+
+def seed_number(seed: Any) -> int:
+    """A seed for the generator of docs/ENGINE.md: an int 0..2**64-1."""
+    return whole_number(seed, "seed", 0, MAX_SEED)
+
+
+def score_pair(scores: Any, what: str) -> tuple[int, int]:
+    """Two non-negative whole numbers, one per team (R0: team 0 = seats 0 and 2)."""
+    if isinstance(scores, str | bytes | dict):
+        raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
+    try:
+        items = list(scores)
+    except TypeError:
+        raise InvalidInputError(
+            f"{what} must be two non-negative whole numbers, got {scores!r}"
+        ) from None
+    if len(items) != 2:
+        raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
+    for item in items:
+        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+            raise InvalidInputError(
+                f"{what} must be two non-negative whole numbers, got {scores!r}"
+            )
+    return (items[0], items[1])
+
+
+def rules_value(rules: Any) -> Rules:
+    """A ``Rules`` object (R9), else ``InvalidInputError``."""
+    if not isinstance(rules, Rules):
+        raise InvalidInputError(f"rules must be a tarabish.Rules, got {rules!r}")
+    return rules
+
+
+def engine_rules(rules: Any) -> Rules:
+    """Rules for a ``HandState``/``MatchState``: table mode (R8) is not supported yet."""
+    checked = rules_value(rules)
+    if checked.declarations == "manual":
+        raise InvalidInputError(
+            "declarations='manual' (table mode, R4.4/R8.5) is not supported by this engine yet"
+        )
+    if not checked.enforce_legal_play:
+        raise InvalidInputError(
+            "enforce_legal_play=False (table mode, R8) is not supported by this engine yet"
+        )
+    return checked
