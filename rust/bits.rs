@@ -1,25 +1,46 @@
 //! Bit tricks for the hot path: select the k-th set bit of a mask (uniform random choice from a
 //! legal-move mask without building a list). BMI2 `pdep` when the CPU has it, detected at run
-//! time so the portable wheel still gets it.
+//! time so the portable wheel still gets it; hot loops check once and run a BMI2 copy of
+//! themselves (`select_with::<true>` inlined into a `#[target_feature(enable = "bmi2")]` body).
+
+/// Whether this CPU has BMI2 (detected once; std caches the answer).
+#[inline]
+pub fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 /// The index of the `k`-th set bit of `mask` (k counted from 0, lowest first); `k < popcount`.
 #[inline]
 pub fn select(mask: u64, k: u32) -> u32 {
-    debug_assert!(k < mask.count_ones());
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::is_x86_feature_detected!("bmi2") {
-            // SAFETY: the CPU supports BMI2, checked just above.
-            return unsafe { select_pdep(mask, k) };
-        }
+    if has_bmi2() {
+        // SAFETY: the CPU supports BMI2, checked just above.
+        unsafe { select_with::<true>(mask, k) }
+    } else {
+        // SAFETY: the portable path has no requirement.
+        unsafe { select_with::<false>(mask, k) }
     }
-    select_portable(mask, k)
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-unsafe fn select_pdep(mask: u64, k: u32) -> u32 {
-    core::arch::x86_64::_pdep_u64(1u64 << k, mask).trailing_zeros()
+/// [`select`] with the instruction set chosen by the caller.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2 (see [`has_bmi2`]).
+#[inline(always)]
+pub unsafe fn select_with<const BMI2: bool>(mask: u64, k: u32) -> u32 {
+    debug_assert!(k < mask.count_ones());
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: the caller guarantees BMI2.
+        return unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }.trailing_zeros();
+    }
+    select_portable(mask, k)
 }
 
 #[inline]

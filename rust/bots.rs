@@ -2,6 +2,7 @@
 //! policy of docs/ENGINE.md, picking the k-th set bit of the legal mask) and a greedy bot that
 //! calls on strength and plays the cheapest winning card.
 
+use crate::bits::{has_bmi2, select, select_with};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
 use crate::rules::{card_points, strength, TrickSoFar};
@@ -35,9 +36,25 @@ impl Bot {
     /// The action id this bot takes in `hand` (not over).
     #[inline]
     pub fn choose(self, hand: &Hand, rng: &mut SplitMix64) -> u8 {
+        if has_bmi2() {
+            // SAFETY: BMI2 is present.
+            unsafe { self.choose_with::<true>(hand, rng) }
+        } else {
+            // SAFETY: no requirement without BMI2.
+            unsafe { self.choose_with::<false>(hand, rng) }
+        }
+    }
+
+    /// [`Bot::choose`] with the instruction set chosen by the caller.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2.
+    #[inline(always)]
+    pub unsafe fn choose_with<const BMI2: bool>(self, hand: &Hand, rng: &mut SplitMix64) -> u8 {
         let mask = hand.legal_mask();
         match self {
-            Bot::Random => random_action(mask, rng),
+            // SAFETY: passed on from the caller.
+            Bot::Random => unsafe { random_action_with::<BMI2>(mask, rng) },
             Bot::Greedy => greedy_action(hand, mask),
         }
     }
@@ -46,7 +63,17 @@ impl Bot {
 /// A uniformly random id of `mask` (not empty): the `below(popcount)`-th set bit.
 #[inline]
 pub fn random_action(mask: u64, rng: &mut SplitMix64) -> u8 {
-    crate::bits::select(mask, rng.below(mask.count_ones())) as u8
+    select(mask, rng.below(mask.count_ones())) as u8
+}
+
+/// [`random_action`] with the instruction set chosen by the caller.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn random_action_with<const BMI2: bool>(mask: u64, rng: &mut SplitMix64) -> u8 {
+    // SAFETY: passed on from the caller.
+    unsafe { select_with::<BMI2>(mask, rng.below(mask.count_ones())) as u8 }
 }
 
 fn greedy_action(hand: &Hand, mask: u64) -> u8 {
@@ -66,7 +93,9 @@ fn greedy_action(hand: &Hand, mask: u64) -> u8 {
     };
     if trick.is_empty() {
         // Lead a plain ace if there is one; else the cheapest card.
-        let aces = legal.iter().find(|c| c.suit() != trump && strength(*c, trump) == 8);
+        let aces = legal
+            .iter()
+            .find(|c| c.suit() != trump && strength(*c, trump) == 8);
         return aces.unwrap_or_else(|| cheapest(legal)).index();
     }
     let so_far = TrickSoFar::of(trick, trump);
@@ -115,7 +144,10 @@ fn greedy_call(hand: &Hand, mask: u64) -> u8 {
                 .count() as u32
                 * 8
     };
-    let best = Suit::ALL.into_iter().max_by_key(|&s| value(s)).unwrap_or(Suit::Clubs);
+    let best = Suit::ALL
+        .into_iter()
+        .max_by_key(|&s| value(s))
+        .unwrap_or(Suit::Clubs);
     let may_pass = mask & (1 << PASS) != 0;
     if may_pass && value(best) < 50 {
         PASS

@@ -155,12 +155,12 @@ impl Card {
 
     #[inline]
     pub const fn suit(self) -> Suit {
-        Suit::from_index(self.0 / 9)
+        SUIT_OF[self.0 as usize]
     }
 
     #[inline]
     pub const fn rank(self) -> Rank {
-        Rank::from_index(self.0 % 9)
+        RANK_OF[self.0 as usize]
     }
 
     #[inline]
@@ -168,6 +168,26 @@ impl Card {
         CardSet(1 << self.0)
     }
 }
+
+/// Suit and rank of each card index: table lookups instead of division on the hot path.
+const SUIT_OF: [Suit; 36] = {
+    let mut table = [Suit::Clubs; 36];
+    let mut i = 0;
+    while i < 36 {
+        table[i] = Suit::ALL[i / 9];
+        i += 1;
+    }
+    table
+};
+const RANK_OF: [Rank; 36] = {
+    let mut table = [Rank::Six; 36];
+    let mut i = 0;
+    while i < 36 {
+        table[i] = Rank::ALL[i % 9];
+        i += 1;
+    }
+    table
+};
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -354,7 +374,10 @@ mod tests {
             let card = Card::from_index(index).unwrap();
             assert_eq!(card.to_string().parse::<Card>().unwrap(), card);
         }
-        assert_eq!("10s".parse::<Card>().unwrap(), Card::new(Suit::Spades, Rank::Ten));
+        assert_eq!(
+            "10s".parse::<Card>().unwrap(),
+            Card::new(Suit::Spades, Rank::Ten)
+        );
         assert_eq!("jh".parse::<Card>().unwrap().index(), 2 * 9 + 5);
     }
 

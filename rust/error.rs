@@ -33,7 +33,9 @@ impl fmt::Display for Error {
                 f,
                 "unknown card {text:?}: expected rank (6-9 T J Q K A) then suit (C D H S)"
             ),
-            Error::BadSuit(text) => write!(f, "unknown suit {text:?}: expected one of C D H S (R0)"),
+            Error::BadSuit(text) => {
+                write!(f, "unknown suit {text:?}: expected one of C D H S (R0)")
+            }
             Error::Invalid(message) => f.write_str(message),
             Error::Illegal {
                 action,

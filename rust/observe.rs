@@ -161,7 +161,8 @@ pub fn information_string(hand: &Hand, seat: u8) -> String {
     let _ = writeln!(
         text,
         "trump {} caller {}",
-        hand.trump().map_or("-".to_string(), |s: Suit| s.to_string()),
+        hand.trump()
+            .map_or("-".to_string(), |s: Suit| s.to_string()),
         seat_or_dash(hand.caller())
     );
     let tricks: Vec<String> = hand

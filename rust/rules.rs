@@ -37,25 +37,39 @@ const fn above_masks(strength: [u8; 9]) -> [u32; 9] {
 const ABOVE_TRUMP: [u32; 9] = above_masks(TRUMP_STRENGTH);
 const ABOVE_PLAIN: [u32; 9] = above_masks(PLAIN_STRENGTH);
 
+/// `table[trump][card]`: a per-rank value in the trump order for trump cards, the plain order
+/// otherwise, so the hot path does one lookup and no branch.
+const fn by_trump(trump_values: [u8; 9], plain_values: [u8; 9]) -> [[u8; 36]; 4] {
+    let mut table = [[0u8; 36]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut card = 0;
+        while card < 36 {
+            let rank = card % 9;
+            table[trump][card] = if card / 9 == trump {
+                trump_values[rank]
+            } else {
+                plain_values[rank]
+            };
+            card += 1;
+        }
+        trump += 1;
+    }
+    table
+}
+const STRENGTH: [[u8; 36]; 4] = by_trump(TRUMP_STRENGTH, PLAIN_STRENGTH);
+const POINTS: [[u8; 36]; 4] = by_trump(TRUMP_POINTS, PLAIN_POINTS);
+
 /// R1.2: trick strength of `card` in its own suit's order (trump or plain).
 #[inline]
 pub fn strength(card: Card, trump: Suit) -> u8 {
-    if card.suit() == trump {
-        TRUMP_STRENGTH[card.rank().index()]
-    } else {
-        PLAIN_STRENGTH[card.rank().index()]
-    }
+    STRENGTH[trump as usize][card.index() as usize]
 }
 
 /// R1.3: the points of `card` when `trump` is trump.
 #[inline]
 pub fn card_points(card: Card, trump: Suit) -> u32 {
-    let table = if card.suit() == trump {
-        &TRUMP_POINTS
-    } else {
-        &PLAIN_POINTS
-    };
-    table[card.rank().index()] as u32
+    POINTS[trump as usize][card.index() as usize] as u32
 }
 
 /// The points of every card of a set (R1.3).
@@ -75,25 +89,26 @@ fn cards_above(suit: Suit, s: u8, trump: Suit) -> CardSet {
 }
 
 /// What the rules need to know of the cards played so far to a trick, kept up to date card by
-/// card: the suit led, the highest trump (a running maximum, not the last trump played), the
-/// highest card of the suit led, and the position of the winning card.
+/// card: the suit led, the strongest card so far as a key (a running maximum, so the highest
+/// trump is never confused with the last trump played) and the position of that card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrickSoFar {
     len: u8,
     led: Suit,
-    /// Strength + 1 of the highest trump in the trick, 0 if none.
-    high_trump: u8,
-    /// Strength of the highest card of the suit led.
-    high_led: u8,
+    /// `TRUMPED + strength` of the highest trump if any, else the strength of the highest
+    /// card of the suit led (R5.2); a discard never raises it.
+    best: u8,
     winner: u8,
 }
+
+/// Keys of trumps start here, above every plain strength (0-8).
+const TRUMPED: u8 = 16;
 
 impl TrickSoFar {
     pub const EMPTY: TrickSoFar = TrickSoFar {
         len: 0,
         led: Suit::Clubs,
-        high_trump: 0,
-        high_led: 0,
+        best: 0,
         winner: 0,
     };
 
@@ -106,24 +121,25 @@ impl TrickSoFar {
         trick
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, card: Card, trump: Suit) {
-        let s = strength(card, trump);
+        let suit = card.suit();
         if self.len == 0 {
-            self.led = card.suit();
-            self.high_led = s;
-            self.high_trump = if card.suit() == trump { s + 1 } else { 0 };
-            self.winner = 0;
-        } else if card.suit() == trump {
-            if s + 1 > self.high_trump {
-                self.high_trump = s + 1;
-                self.winner = self.len;
-            }
-        } else if card.suit() == self.led && s > self.high_led {
-            self.high_led = s;
-            if self.high_trump == 0 {
-                self.winner = self.len;
-            }
+            self.led = suit;
+        }
+        let s = strength(card, trump);
+        let key = if suit == trump {
+            TRUMPED + s
+        } else if suit == self.led {
+            s
+        } else {
+            0
+        };
+        // The leader's card always counts: a led 6 has key 0 like a discard, and ties keep the
+        // earlier card.
+        if key > self.best || self.len == 0 {
+            self.best = key;
+            self.winner = self.len;
         }
         self.len += 1;
     }
@@ -152,7 +168,7 @@ impl TrickSoFar {
 
     #[inline]
     pub fn has_trump(&self) -> bool {
-        self.high_trump > 0
+        self.best >= TRUMPED
     }
 }
 
@@ -166,19 +182,20 @@ pub fn broken_rule(hand: CardSet, trick: &TrickSoFar) -> &'static str {
 }
 
 /// R5.1: the cards of `hand` that may be played to `trick`.
-#[inline]
+#[inline(always)]
 pub fn legal_plays(hand: CardSet, trick: &TrickSoFar, trump: Suit, rules: &Rules) -> CardSet {
     if trick.len == 0 {
         return hand;
     }
     let led = trick.led;
     let follow = hand.of_suit(led);
+    let trumped = trick.best >= TRUMPED;
     if !follow.is_empty() {
         // R5.1a: follow suit; head the trick in trump, or in a plain suit under `head_plain`.
         let beat = if led == trump {
-            follow.intersect(cards_above(led, trick.high_trump - 1, trump))
-        } else if rules.head_plain && trick.high_trump == 0 {
-            follow.intersect(cards_above(led, trick.high_led, trump))
+            follow.intersect(cards_above(led, trick.best - TRUMPED, trump))
+        } else if rules.head_plain && !trumped {
+            follow.intersect(cards_above(led, trick.best, trump))
         } else {
             return follow;
         };
@@ -192,11 +209,11 @@ pub fn legal_plays(hand: CardSet, trick: &TrickSoFar, trump: Suit, rules: &Rules
     if trumps.is_empty() {
         return hand; // R5.1c
     }
-    if trick.high_trump == 0 {
+    if !trumped {
         return trumps; // R5.1b: trump
     }
     // R5.1b: play to beat the highest trump; if you cannot, a lower trump (or any card).
-    let beat = trumps.intersect(cards_above(trump, trick.high_trump - 1, trump));
+    let beat = trumps.intersect(cards_above(trump, trick.best - TRUMPED, trump));
     if !beat.is_empty() {
         beat
     } else if rules.undertrump_optional {
@@ -325,10 +342,7 @@ mod tests {
     #[test]
     fn r10_2_only_the_nine_beats_the_trump_ten() {
         let rules = Rules::default();
-        assert_eq!(
-            legal("6S 7S 8S 9S", "TS", Suit::Spades, &rules),
-            set("9S")
-        );
+        assert_eq!(legal("6S 7S 8S 9S", "TS", Suit::Spades, &rules), set("9S"));
     }
 
     #[test]
@@ -348,7 +362,10 @@ mod tests {
     #[test]
     fn r5_1b_undertrump_and_its_variant() {
         let trick = "AH JS";
-        assert_eq!(legal("7S 8C", trick, Suit::Spades, &Rules::default()), set("7S"));
+        assert_eq!(
+            legal("7S 8C", trick, Suit::Spades, &Rules::default()),
+            set("7S")
+        );
         let optional = Rules {
             undertrump_optional: true,
             ..Rules::default()
@@ -373,7 +390,10 @@ mod tests {
             ..Rules::default()
         };
         assert_eq!(legal("9H AH", "TH", Suit::Spades, &head), set("AH"));
-        assert_eq!(legal("9H AH", "TH", Suit::Spades, &Rules::default()), set("9H AH"));
+        assert_eq!(
+            legal("9H AH", "TH", Suit::Spades, &Rules::default()),
+            set("9H AH")
+        );
         assert_eq!(legal("9H AH", "TH 6S", Suit::Spades, &head), set("9H AH"));
     }
 
@@ -383,7 +403,9 @@ mod tests {
         let cards = |t| parse_cards(t).unwrap();
         assert!(checked_legal_plays(&cards("6H 6H"), &[], Suit::Clubs, &rules).is_err());
         assert!(checked_legal_plays(&cards("6H"), &cards("6H"), Suit::Clubs, &rules).is_err());
-        assert!(checked_legal_plays(&cards("6H"), &cards("7H 8H 9H TH"), Suit::Clubs, &rules).is_err());
+        assert!(
+            checked_legal_plays(&cards("6H"), &cards("7H 8H 9H TH"), Suit::Clubs, &rules).is_err()
+        );
         assert!(checked_legal_plays(&[], &[], Suit::Clubs, &rules).is_err());
         assert!(checked_trick_winner(&[], Suit::Clubs).is_err());
     }

@@ -102,9 +102,22 @@ impl Runs {
     }
 }
 
+/// Card bits that can start a run of three upwards (ranks 6 to Q of every suit lane).
+const RUN_STARTS: u64 = 0x7f | 0x7f << 9 | 0x7f << 18 | 0x7f << 27;
+
+/// Whether `hand` holds any run: three consecutive cards of one suit (R4.1).
+#[inline]
+pub fn has_runs(hand: CardSet) -> bool {
+    let h = hand.bits();
+    h & (h >> 1) & (h >> 2) & RUN_STARTS != 0
+}
+
 /// R4.1: the runs of `hand`, ordered by length, then top card (both descending), then suit.
 pub fn find_runs(hand: CardSet) -> Runs {
     let mut found = Runs::NONE;
+    if !has_runs(hand) {
+        return found;
+    }
     for suit in Suit::ALL {
         let mut lane = hand.lane(suit);
         while lane != 0 {
@@ -207,6 +220,29 @@ mod tests {
     }
 
     #[test]
+    fn has_runs_agrees_with_find_runs_on_every_lane() {
+        for lane in 0u64..512 {
+            for suit in Suit::ALL {
+                let hand = CardSet(lane << (9 * suit as u32));
+                assert_eq!(has_runs(hand), !find_runs_slow(hand).is_empty(), "{lane:b}");
+            }
+        }
+    }
+
+    fn find_runs_slow(hand: CardSet) -> Vec<Run> {
+        let mut runs = Vec::new();
+        for suit in Suit::ALL {
+            let lane = hand.lane(suit);
+            for top in 2..9u32 {
+                if lane >> (top - 2) & 0b111 == 0b111 {
+                    runs.push(Run::new(suit, Rank::from_index(top as u8), 3).unwrap());
+                }
+            }
+        }
+        runs
+    }
+
+    #[test]
     fn r10_5_examples() {
         assert_eq!(
             runs_of("AH QH JH TH 8H 7H 6H"),
@@ -249,7 +285,10 @@ mod tests {
         let trump_t987 = run(Suit::Hearts, Rank::Ten, 4);
         assert_eq!(compare_runs(trump_t987, t987, trump), Ordering::Greater);
         let kqjt = run(Suit::Spades, Rank::King, 4);
-        assert_eq!(compare_runs(kqjt, run(Suit::Hearts, Rank::Ace, 3), trump), Ordering::Greater);
+        assert_eq!(
+            compare_runs(kqjt, run(Suit::Hearts, Rank::Ace, 3), trump),
+            Ordering::Greater
+        );
         let equal = run(Suit::Diamonds, Rank::Ten, 4);
         assert_eq!(compare_runs(t987, equal, trump), Ordering::Equal);
     }

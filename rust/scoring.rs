@@ -62,11 +62,17 @@ mod tests {
         assert_eq!(score_hand([110, 92], 0, &rules), (Outcome::Made, [110, 92]));
         assert_eq!(score_hand([92, 110], 1, &rules), (Outcome::Made, [92, 110]));
         assert_eq!(score_hand([95, 107], 0, &rules), (Outcome::Bait, [0, 202]));
-        assert_eq!(score_hand([101, 101], 0, &rules), (Outcome::HalfBait, [0, 101]));
+        assert_eq!(
+            score_hand([101, 101], 0, &rules),
+            (Outcome::HalfBait, [0, 101])
+        );
         let strict = Rules {
             half_bait_is_bait: true,
             ..rules
         };
-        assert_eq!(score_hand([101, 101], 1, &strict), (Outcome::HalfBait, [202, 0]));
+        assert_eq!(
+            score_hand([101, 101], 1, &strict),
+            (Outcome::HalfBait, [202, 0])
+        );
     }
 }

@@ -6,6 +6,7 @@ use std::ops::{Add, Range};
 
 use rayon::prelude::*;
 
+use crate::bits::has_bmi2;
 use crate::bots::Bot;
 use crate::deal::deal_with;
 use crate::matches::Match;
@@ -76,8 +77,8 @@ impl Summary {
         if let Some(caller) = hand.caller() {
             self.calls_by_seat[caller as usize] += 1;
         }
-        for trick in hand.completed_tricks() {
-            self.trick_points_by_seat[trick.winner as usize] += trick.points as u64;
+        for seat in 0..4 {
+            self.trick_points_by_seat[seat] += hand.taken_by(seat) as u64;
         }
         for team in 0..2 {
             self.points_by_team[team] += hand.points()[team] as u64;
@@ -94,11 +95,32 @@ impl Summary {
 /// Plays hand `index` of the batch: dealt and played with one generator seeded
 /// `derive(seed, index)`, dealer `index % 4`.
 pub fn play_hand(batch: &Batch, index: u64) -> Hand {
+    #[cfg(target_arch = "x86_64")]
+    if has_bmi2() {
+        // SAFETY: BMI2 is present.
+        return unsafe { play_hand_bmi2(batch, index) };
+    }
+    // SAFETY: no requirement without BMI2.
+    unsafe { play_hand_with::<false>(batch, index) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn play_hand_bmi2(batch: &Batch, index: u64) -> Hand {
+    // SAFETY: this function requires BMI2.
+    unsafe { play_hand_with::<true>(batch, index) }
+}
+
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn play_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = (index % 4) as u8;
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
     while let Some(seat) = hand.to_move() {
-        let action = batch.bots[seat as usize].choose(&hand, &mut rng);
+        // SAFETY: passed on from the caller.
+        let action = unsafe { batch.bots[seat as usize].choose_with::<BMI2>(&hand, &mut rng) };
         hand.apply_unchecked(action);
     }
     hand
@@ -180,6 +202,9 @@ mod tests {
         let batch = batch([Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random]);
         let summary = simulate(&batch, 0..200, true);
         assert_eq!(summary.matches, 200);
-        assert!(summary.match_wins[0] > summary.match_wins[1] * 2, "{summary:?}");
+        assert!(
+            summary.match_wins[0] > summary.match_wins[1] * 2,
+            "{summary:?}"
+        );
     }
 }

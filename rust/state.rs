@@ -62,6 +62,8 @@ pub struct Hand {
     trick_points: u16,
     /// Team points credited so far: cards, last, runs (after 8 plays), bella (R6.1).
     points: [u32; 2],
+    /// Card points and last taken in tricks by each seat.
+    taken: [u16; 4],
     /// R4.3, decided when trump is named and credited after 8 plays.
     runs_seat: u8,
     runs_points: u16,
@@ -109,6 +111,7 @@ impl Hand {
             trick: TrickSoFar::EMPTY,
             trick_points: 0,
             points: [0; 2],
+            taken: [0; 4],
             runs_seat: NO_SEAT,
             runs_points: 0,
             bella_seat: NO_SEAT,
@@ -120,12 +123,7 @@ impl Hand {
 
     /// A hand dealt from hand seed `seed` (docs/ENGINE.md "Randomness").
     pub fn from_seed(seed: u64, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> Hand {
-        Hand::from_deal(
-            deal_from_seed(seed, dealer),
-            dealer,
-            rules,
-            scores_before,
-        )
+        Hand::from_deal(deal_from_seed(seed, dealer), dealer, rules, scores_before)
     }
 
     pub fn rules(&self) -> &Rules {
@@ -178,6 +176,10 @@ impl Hand {
     pub fn points(&self) -> [u32; 2] {
         self.points
     }
+    /// Card points and last taken in tricks by `seat` so far (R1.3, R1.4).
+    pub fn taken_by(&self, seat: usize) -> u32 {
+        self.taken[seat] as u32
+    }
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -200,7 +202,7 @@ impl Hand {
     }
 
     /// The legal action ids as a mask (bit = id).
-    #[inline]
+    #[inline(always)]
     pub fn legal_mask(&self) -> u64 {
         match self.phase {
             Phase::Auction => {
@@ -229,7 +231,7 @@ impl Hand {
 
     /// Applies a legal action id. The caller guarantees legality (`legal_mask`); for search
     /// and simulation.
-    #[inline]
+    #[inline(always)]
     pub fn apply_unchecked(&mut self, action: u8) {
         debug_assert!(self.legal_mask() & (1 << action) != 0);
         if action < CALL_BASE {
@@ -276,12 +278,16 @@ impl Hand {
                 format!("it is seat {}'s turn, not seat {seat}'s", self.to_move),
             ));
         }
-        self.check(action)
+        self.check_as(seat, action)
     }
 
     /// Checks action id `action` for the seat to move.
     pub fn check(&self, action: u8) -> Result<(), Error> {
-        let seat = self.to_move;
+        self.check_as(self.to_move, action)
+    }
+
+    /// Checks action id `action`, naming `seat` in any error.
+    fn check_as(&self, seat: u8, action: u8) -> Result<(), Error> {
         if action >= NUM_ACTIONS {
             return Err(Error::invalid(format!(
                 "action id {action} is not an action (ids 0..40; R0)"
@@ -448,7 +454,7 @@ impl Hand {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn play(&mut self, card: Card) {
         let seat = self.to_move;
         self.hands[seat as usize].remove(card);
@@ -466,6 +472,7 @@ impl Hand {
         let winner = (self.leader + self.trick.winner() as u8) % 4;
         let last = if self.n_plays == 36 { 10 } else { 0 };
         self.points[(winner & 1) as usize] += (self.trick_points + last) as u32;
+        self.taken[winner as usize] += self.trick_points + last;
         self.trick = TrickSoFar::EMPTY;
         self.trick_points = 0;
         self.leader = winner;
@@ -596,7 +603,10 @@ mod tests {
             hand.apply(PASS).unwrap();
         }
         assert_eq!(hand.to_move(), Some(2));
-        assert!(matches!(hand.apply(PASS), Err(Error::Illegal { rule: "R3.2", .. })));
+        assert!(matches!(
+            hand.apply(PASS),
+            Err(Error::Illegal { rule: "R3.2", .. })
+        ));
         let rules = Rules {
             dealer_may_pass: true,
             ..Rules::default()

@@ -22,6 +22,7 @@ from ._core import (
     trick_winner,
 )
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
+from ._record import RecordError, replay, to_record
 from ._rules import Rules
 from ._runs import Run
 from ._simulate import Summary, simulate
@@ -44,6 +45,7 @@ __all__ = [
     "Outcome",
     "Phase",
     "Rank",
+    "RecordError",
     "Rules",
     "Run",
     "RunsResult",
@@ -59,8 +61,10 @@ __all__ = [
     "legal_plays",
     "parse_cards",
     "play_random_hand",
+    "replay",
     "run_winner",
     "score_hand",
     "simulate",
+    "to_record",
     "trick_winner",
 ]

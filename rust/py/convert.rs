@@ -41,7 +41,12 @@ pub fn to_py_err(py: Python<'_>, error: Error) -> PyErr {
                 kwargs.set_item("action", action)?;
                 kwargs.set_item("rule", *rule)?;
                 kwargs.set_item("state", state)?;
-                let class = class(py, &ILLEGAL_ACTION, "tarabish._errors", "IllegalActionError")?;
+                let class = class(
+                    py,
+                    &ILLEGAL_ACTION,
+                    "tarabish._errors",
+                    "IllegalActionError",
+                )?;
                 PyErr::from_value(class.call((error.to_string(),), Some(&kwargs))?)
             }
             _ => invalid(py, error.to_string()),
@@ -94,10 +99,7 @@ pub fn py_suit<'py>(py: Python<'py>, suit: Suit) -> PyResult<Bound<'py, PyAny>> 
 pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
-        return text
-            .to_str()?
-            .parse::<Card>()
-            .map_err(|e| to_py_err(py, e));
+        return text.to_str()?.parse::<Card>().map_err(|e| to_py_err(py, e));
     }
     if obj.is_instance(class(py, &CARD_TYPE, "tarabish._cards", "Card")?)? {
         let index: u8 = obj.getattr(pyo3::intern!(py, "index"))?.extract()?;
@@ -105,7 +107,10 @@ pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     }
     Err(invalid(
         py,
-        format!("expected a Card or card text like 'JH', got {}", describe(obj)),
+        format!(
+            "expected a Card or card text like 'JH', got {}",
+            describe(obj)
+        ),
     ))
 }
 
@@ -143,7 +148,15 @@ pub fn suit_arg(obj: &Bound<'_, PyAny>) -> PyResult<Suit> {
 /// A whole number in `0..=max` (not a bool), or an `InvalidInputError` naming `what`.
 pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     let py = obj.py();
-    let bad = || invalid(py, format!("{what} must be a whole number 0..{max}, got {}", describe(obj)));
+    let bad = || {
+        invalid(
+            py,
+            format!(
+                "{what} must be a whole number 0..{max}, got {}",
+                describe(obj)
+            ),
+        )
+    };
     if obj.is_instance_of::<pyo3::types::PyBool>() {
         return Err(bad());
     }
@@ -159,10 +172,16 @@ pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     let bad = || {
         invalid(
             py,
-            format!("{what} are two whole numbers, one a team; got {}", describe(obj)),
+            format!(
+                "{what} are two whole numbers, one a team; got {}",
+                describe(obj)
+            ),
         )
     };
-    if obj.is_instance_of::<PyString>() {
+    if obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<pyo3::types::PyBytes>()
+        || obj.is_instance_of::<PyDict>()
+    {
         return Err(bad());
     }
     let items: Vec<Bound<'_, PyAny>> = obj
@@ -172,7 +191,8 @@ pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     if items.len() != 2 {
         return Err(bad());
     }
-    let max = u32::MAX as u64 / 4;
+    // docs/ENGINE.md: scores and points are 0..2**30-1, so match totals never overflow.
+    let max = (1 << 30) - 1;
     Ok([
         int_arg(&items[0], what, max)? as u32,
         int_arg(&items[1], what, max)? as u32,
@@ -188,7 +208,9 @@ pub fn rules_arg<'py>(
         Some(obj) if !obj.is_none() => obj.clone(),
         _ => DEFAULT_RULES
             .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-                Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?.call0()?.unbind())
+                Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?
+                    .call0()?
+                    .unbind())
             })?
             .bind(py)
             .clone(),
@@ -196,7 +218,10 @@ pub fn rules_arg<'py>(
     if !rules_obj.is_instance(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?)? {
         return Err(invalid(
             py,
-            format!("rules must be a tarabish.Rules, got {}", describe(&rules_obj)),
+            format!(
+                "rules must be a tarabish.Rules, got {}",
+                describe(&rules_obj)
+            ),
         ));
     }
     let packed: u64 = rules_obj.getattr(pyo3::intern!(py, "_packed"))?.extract()?;

@@ -5,7 +5,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use super::convert::{
-    cards_arg, card_arg, class, int_arg, invalid, py_card, py_cards, py_suit, rules_arg, suit_arg,
+    card_arg, cards_arg, class, int_arg, invalid, py_card, py_cards, py_suit, rules_arg, suit_arg,
     to_py_err,
 };
 use crate::cards::Rank;
@@ -86,13 +86,20 @@ fn find_runs<'py>(py: Python<'py>, hand: &Bound<'py, PyAny>) -> PyResult<Bound<'
 
 /// R4.2: 1 if `a` beats `b`, -1 if `b` beats `a`, 0 for a tie.
 #[pyfunction]
-fn compare_runs(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<i32> {
+fn compare_runs(
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    trump: &Bound<'_, PyAny>,
+) -> PyResult<i32> {
     Ok(core_compare(run_arg(a)?, run_arg(b)?, suit_arg(trump)?) as i32)
 }
 
 /// R4.3: the seat whose best run beats every other seat's, or None.
 #[pyfunction]
-fn run_winner(runs_by_seat: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+fn run_winner(
+    runs_by_seat: &Bound<'_, PyAny>,
+    trump: &Bound<'_, PyAny>,
+) -> PyResult<Option<usize>> {
     let py = runs_by_seat.py();
     let trump = suit_arg(trump)?;
     let seats: Vec<Vec<Run>> = runs_by_seat
@@ -165,4 +172,3 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(deal_cards, m)?)?;
     Ok(())
 }
-

@@ -7,7 +7,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 
 use super::convert::{
-    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit, team_pair_arg, to_py_err,
+    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit,
+    team_pair_arg, to_py_err,
 };
 use super::primitives::{py_outcome, py_runs};
 use crate::deal::check_deal;
@@ -158,7 +159,11 @@ fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, Py
         Ok(py.import("numpy")?.getattr("frombuffer")?.unbind())
     })?;
     let float32 = FLOAT32.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import("numpy")?.getattr("dtype")?.call1(("<f4",))?.unbind())
+        Ok(py
+            .import("numpy")?
+            .getattr("dtype")?
+            .call1(("<f4",))?
+            .unbind())
     })?;
     frombuffer
         .bind(py)
@@ -343,7 +348,9 @@ impl PyHandState {
     }
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let (seat, id) = action_arg(&self.hand, action)?;
-        self.hand.check_for(seat, id).map_err(|e| to_py_err(py, e))?;
+        self.hand
+            .check_for(seat, id)
+            .map_err(|e| to_py_err(py, e))?;
         self.hand.apply_unchecked(id);
         Ok(())
     }
@@ -362,7 +369,11 @@ impl PyHandState {
             Err(_) => false,
         }
     }
-    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         observation(py, &self.hand, seat_arg(seat)?)
     }
     fn information_state_tensor<'py>(
@@ -376,7 +387,9 @@ impl PyHandState {
         Ok(information_string(&self.hand, seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        json_helper(slf.py(), "hand_to_json")?.call1((slf,))?.extract()
+        json_helper(slf.py(), "hand_to_json")?
+            .call1((slf,))?
+            .extract()
     }
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -387,7 +400,10 @@ impl PyHandState {
         let text = Self::to_json(slf)?;
         PyTuple::new(
             py,
-            [json_helper(py, "hand_from_json")?, PyTuple::new(py, [text])?.into_any()],
+            [
+                json_helper(py, "hand_from_json")?,
+                PyTuple::new(py, [text])?.into_any(),
+            ],
         )
     }
     fn __repr__(&self) -> String {
@@ -501,7 +517,11 @@ impl PyMatchState {
     }
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let (seat, id) = action_arg(self.game.hand(), action)?;
-        if let Some(done) = self.game.apply_for(seat, id).map_err(|e| to_py_err(py, e))? {
+        if let Some(done) = self
+            .game
+            .apply_for(seat, id)
+            .map_err(|e| to_py_err(py, e))?
+        {
             self.history.push(done);
         }
         Ok(())
@@ -528,7 +548,11 @@ impl PyMatchState {
             Err(_) => false,
         }
     }
-    fn observation<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         observation(py, self.game.hand(), seat_arg(seat)?)
     }
     fn information_state_tensor<'py>(
@@ -542,7 +566,9 @@ impl PyMatchState {
         Ok(information_string(self.game.hand(), seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        json_helper(slf.py(), "match_to_json")?.call1((slf,))?.extract()
+        json_helper(slf.py(), "match_to_json")?
+            .call1((slf,))?
+            .extract()
     }
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
@@ -553,7 +579,10 @@ impl PyMatchState {
         let text = Self::to_json(slf)?;
         PyTuple::new(
             py,
-            [json_helper(py, "match_from_json")?, PyTuple::new(py, [text])?.into_any()],
+            [
+                json_helper(py, "match_from_json")?,
+                PyTuple::new(py, [text])?.into_any(),
+            ],
         )
     }
     fn __repr__(&self) -> String {

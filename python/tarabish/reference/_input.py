@@ -78,8 +78,12 @@ def seed_number(seed: Any) -> int:
     return whole_number(seed, "seed", 0, MAX_SEED)
 
 
+MAX_SCORE = 2**30 - 1
+"""Scores and points above this are refused (docs/ENGINE.md), so totals never overflow."""
+
+
 def score_pair(scores: Any, what: str) -> tuple[int, int]:
-    """Two non-negative whole numbers, one per team (R0: team 0 = seats 0 and 2)."""
+    """Two whole numbers 0..MAX_SCORE, one per team (R0: team 0 = seats 0 and 2)."""
     if isinstance(scores, str | bytes | dict):
         raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
     try:
@@ -91,7 +95,7 @@ def score_pair(scores: Any, what: str) -> tuple[int, int]:
     if len(items) != 2:
         raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
     for item in items:
-        if isinstance(item, bool) or not isinstance(item, int) or item < 0:
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= MAX_SCORE:
             raise InvalidInputError(
                 f"{what} must be two non-negative whole numbers, got {scores!r}"
             )

@@ -1,0 +1,32 @@
+# The project's commands. `make test` is the README's test command and what .ci/run runs.
+PYTHON ?= python3
+
+.PHONY: install test lint rust-test py-test bench
+
+# Installs the package (release build of the Rust core) with the test tools.
+install:
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -e ".[test]"
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --lib --features python -- -D warnings
+	$(PYTHON) -m ruff check python tests benches
+	$(PYTHON) -m ruff format --check python
+	$(PYTHON) -m mypy --strict python/tarabish
+	$(PYTHON) -m mypy.stubtest tarabish._core
+
+rust-test:
+	cargo test
+
+py-test:
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(PYTHON) -m pytest tests -p no:cacheprovider
+
+# Every test, Rust and Python, after installing what they need.
+test: install lint rust-test py-test
+
+# Benchmarks (not part of `make test`): pytest-benchmark suites and the Rust bench.
+bench: install
+	$(PYTHON) -m pytest benches --benchmark-only -p no:cacheprovider
+	cargo bench --bench hands

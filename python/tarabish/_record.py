@@ -1,0 +1,666 @@
+"""Game records, ``tarabish-record/1`` (DESIGN.md "Game records", docs/RECORDS.md).
+
+A record is the rules (only the options that differ from R9's defaults) and the consecutive
+hands of one match, each with its dealer, the match scores before it, the deal (nine cards a
+seat in the order received; the last three are the kitty, R2.4) and the actions in order::
+
+    {"format": "tarabish-record/1", "rules": {"forced_at": 400},
+     "hands": [{"dealer": 0, "scores_before": [0, 0], "deal": ["...", "...", "...", "..."],
+                "actions": ["1 pass", "2 call H", "1 play 6S", ...]}]}
+
+``parse_record`` checks the form (every field, every card, every action's syntax) and gives a
+typed ``Record``; ``play_record`` plays it on an engine module (the Rust core ``tarabish`` by
+default, or ``tarabish.reference``; only the interface of docs/ENGINE.md is used) with every
+rule checked, and ``replay`` gives the output document: the record printed back with a
+``result`` for every hand, the match ``totals`` and the ``winner``. Every problem raises
+``RecordError``, whose one-line message names the hand, the action index, the action and the
+rule it breaks. ``to_record`` writes the record of a ``MatchState`` or of a list of hands, and
+``replay_main`` is ``tarabish replay``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TextIO
+
+from ._actions import Action, Phase
+from ._cards import Card, format_cards, parse_cards
+from ._errors import IllegalActionError, InvalidInputError, TarabishError
+from ._rules import Rules
+from ._views import HandResult, RunsResult, TrickResult
+
+__all__ = [
+    "FORMAT",
+    "TABLE_VERBS",
+    "HandRecord",
+    "PlayedHand",
+    "PlayedRecord",
+    "Record",
+    "RecordError",
+    "UnfinishedHand",
+    "dump_output",
+    "parse_record",
+    "play_record",
+    "replay",
+    "replay_main",
+    "to_record",
+]
+
+FORMAT = "tarabish-record/1"
+TABLE_VERBS = ("announce", "show", "bella", "misplay", "throw")
+"""The table-mode verbs (R8): recognised in records, refused until table mode is supported."""
+
+ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
+MAX_SCORE = (1 << 30) - 1  # the largest match score both engines accept
+
+_RECORD_KEYS = ("format", "rules", "hands")
+_HAND_KEYS = ("dealer", "scores_before", "deal", "actions")
+# Keys of replay's output: accepted on input (so an output can be replayed) and recomputed.
+_OUTPUT_RECORD_KEYS = ("totals", "winner")
+_OUTPUT_HAND_KEYS = ("result",)
+
+
+class RecordError(InvalidInputError):
+    """A record that is malformed or breaks a rule.
+
+    ``hand`` is the index of the hand at fault (None for the record as a whole),
+    ``action_index`` the index of the action in that hand's ``actions`` and ``action`` its text
+    (None when the fault is not one action), ``rule`` the rule id it breaks (``"R5.1b"``) or
+    None for a fault of form only. The message is one line naming all of them, e.g.
+    ``hand 0, action 5 ("2 play 7H"): R5.1b ...``.
+    """
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        hand: int | None = None,
+        action_index: int | None = None,
+        action: str | None = None,
+        rule: str | None = None,
+    ) -> None:
+        self.detail = _one_line(detail)
+        self.hand = hand
+        self.action_index = action_index
+        self.action = action
+        self.rule = rule
+        super().__init__(_message(self.detail, hand, action_index, action, rule))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (
+            _rebuild_record_error,
+            (self.detail, self.hand, self.action_index, self.action, self.rule),
+        )
+
+
+def _rebuild_record_error(
+    detail: str, hand: int | None, action_index: int | None, action: str | None, rule: str | None
+) -> RecordError:
+    return RecordError(detail, hand=hand, action_index=action_index, action=action, rule=rule)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _message(
+    detail: str, hand: int | None, action_index: int | None, action: str | None, rule: str | None
+) -> str:
+    where: list[str] = []
+    if hand is not None:
+        where.append(f"hand {hand}")
+    if action_index is not None:
+        quoted = "" if action is None else f" ({json.dumps(action, ensure_ascii=False)})"
+        where.append(f"action {action_index}{quoted}")
+    elif action is not None:
+        where.append(f"action {json.dumps(action, ensure_ascii=False)}")
+    prefix = ", ".join(where) if where else "record"
+    if rule is not None and not detail.startswith(rule + " "):
+        detail = f"{rule} {detail}"
+    return f"{prefix}: {detail}"
+
+
+# -- typed records -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand of a record: dealer, match scores before it, the deal in the order received
+    (four tuples of nine cards, the last three of each the kitty, R2.4) and the actions.
+
+    ``texts`` are the actions as written in the record (used in error messages); ``actions``
+    are the parsed actions, whose ``str`` is the canonical text printed back.
+    """
+
+    dealer: int
+    deal: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    actions: tuple[Action, ...]
+    scores_before: tuple[int, int] = (0, 0)
+    texts: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.texts:
+            object.__setattr__(self, "texts", tuple(str(action) for action in self.actions))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The hand as the record format writes it (canonical card and action text)."""
+        return {
+            "dealer": self.dealer,
+            "scores_before": list(self.scores_before),
+            "deal": [format_cards(cards) for cards in self.deal],
+            "actions": [str(action) for action in self.actions],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A ``tarabish-record/1`` document: the rules and the consecutive hands of one match."""
+
+    rules: Rules
+    hands: tuple[HandRecord, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "rules": self.rules.to_dict(),
+            "hands": [hand.to_dict() for hand in self.hands],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent)
+
+
+@dataclass(frozen=True, slots=True)
+class UnfinishedHand:
+    """Where a hand that stops before its end stands (its partial ``result``).
+
+    ``points`` are the team points credited so far (cards, last, runs, bella), ``tricks`` the
+    completed tricks; ``runs`` and ``bella`` as far as they are known (runs once every player
+    has played a second card, R4.4 auto mode; bella once its second card is played, R4.5).
+    """
+
+    phase: Phase
+    to_move: int | None
+    trump: str | None
+    caller: int | None
+    points: tuple[int, int]
+    runs: RunsResult | None
+    bella: int | None
+    tricks: tuple[TrickResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "complete": False,
+            "phase": self.phase.value,
+            "to_move": self.to_move,
+            "outcome": None,
+            "trump": self.trump,
+            "caller": self.caller,
+            "points": list(self.points),
+            "score": None,
+            "runs": None
+            if self.runs is None
+            else {"seat": self.runs.seat, "points": self.runs.points},
+            "bella": self.bella,
+            "tricks": [{"winner": t.winner, "points": t.points} for t in self.tricks],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedHand:
+    """A hand of a record after play: its ``HandResult``, or an ``UnfinishedHand``."""
+
+    record: HandRecord
+    result: HandResult | UnfinishedHand
+
+    @property
+    def complete(self) -> bool:
+        return isinstance(self.result, HandResult)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.record.to_dict(), "result": self.result.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedRecord:
+    """A record after play: every hand with its result, the match totals (from the first
+    hand's ``scores_before``, adding every finished hand's score) and the winner (R7.1)."""
+
+    record: Record
+    hands: tuple[PlayedHand, ...]
+    totals: tuple[int, int]
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The output document of ``tarabish replay``."""
+        return {
+            "format": FORMAT,
+            "rules": self.record.rules.to_dict(),
+            "hands": [hand.to_dict() for hand in self.hands],
+            "totals": list(self.totals),
+            "winner": self.winner,
+        }
+
+
+def dump_output(document: dict[str, Any]) -> str:
+    """The canonical text of an output document: JSON, indent 2, one final newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- parsing -------------------------------------------------------------------------------------
+
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in result:
+            raise RecordError(f"malformed record JSON: the key {key!r} appears twice")
+        result[key] = value
+    return result
+
+
+def _reject_constant(name: str) -> Any:
+    raise RecordError(f"malformed record JSON: {name} is not a number")
+
+
+def _load(source: Any) -> Any:
+    if isinstance(source, bytes | bytearray):
+        try:
+            source = bytes(source).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise RecordError(f"a record is UTF-8 JSON text: {error}") from None
+    if isinstance(source, str):
+        try:
+            return json.loads(
+                source, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
+            )
+        except json.JSONDecodeError as error:
+            raise RecordError(f"malformed record JSON: {error}") from None
+        except RecursionError:
+            raise RecordError("malformed record JSON: nested too deeply") from None
+    return source
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_keys(
+    data: dict[str, Any],
+    known: tuple[str, ...],
+    ignored: tuple[str, ...],
+    what: str,
+    hand: int | None,
+) -> None:
+    unknown = sorted(str(key) for key in set(data) - set(known) - set(ignored))
+    if unknown:
+        raise RecordError(
+            f"{what} has unknown key(s) {unknown}; its keys are {list(known)}", hand=hand
+        )
+
+
+def _parse_rules(data: dict[str, Any]) -> Rules:
+    options = data.get("rules", {})
+    if not isinstance(options, dict):
+        raise RecordError(f"'rules' must be an object of R9 options, got {options!r}", rule="R9")
+    try:
+        rules = Rules.from_dict(options)
+    except TarabishError as error:
+        raise RecordError(str(error), rule="R9") from None
+    except TypeError as error:  # a non-string key, possible from Python callers only
+        raise RecordError(f"bad rule options: {error}", rule="R9") from None
+    if rules.is_table_mode:
+        raise RecordError(
+            "table mode (declarations 'manual' or enforce_legal_play false) is not supported "
+            "yet: records are played in auto mode with legal play enforced",
+            rule="R8",
+        )
+    return rules
+
+
+def _parse_deal(value: Any, hand: int) -> tuple[tuple[Card, ...], ...]:
+    if not isinstance(value, list) or len(value) != 4:
+        raise RecordError(
+            f"'deal' must be a list of four hands, one a seat, got {value!r}",
+            hand=hand,
+            rule="R2.4",
+        )
+    seats: list[tuple[Card, ...]] = []
+    for seat, cards in enumerate(value):
+        if not isinstance(cards, str) and not (
+            isinstance(cards, list) and all(isinstance(card, str) for card in cards)
+        ):
+            raise RecordError(
+                f"seat {seat}'s deal must be a string of nine cards, got {cards!r}", hand=hand
+            )
+        try:
+            parsed = tuple(parse_cards(cards))
+        except TarabishError as error:
+            raise RecordError(f"seat {seat}'s deal: {error}", hand=hand, rule="R0") from None
+        if len(parsed) != 9:
+            raise RecordError(
+                f"seat {seat} is dealt {len(parsed)} cards, not 9", hand=hand, rule="R2.4"
+            )
+        seats.append(parsed)
+    seen: dict[Card, int] = {}
+    for seat, cards in enumerate(seats):
+        for card in cards:
+            if card in seen:
+                where = "twice" if seen[card] == seat else f"to seats {seen[card]} and {seat}"
+                raise RecordError(
+                    f"the {card} is dealt {where}: the deal is 36 distinct cards",
+                    hand=hand,
+                    rule="R1.1",
+                )
+            seen[card] = seat
+    return tuple(seats)
+
+
+def _parse_action(text: Any, hand: int, index: int) -> Action:
+    if not isinstance(text, str):
+        raise RecordError(
+            f"an action is text like '2 call H', got {text!r}",
+            hand=hand,
+            action_index=index,
+        )
+    words = text.split()
+    if len(words) >= 2 and words[1].lower() in TABLE_VERBS:
+        raise RecordError(
+            f"the table-mode verb {words[1].lower()!r} is not supported yet "
+            "(records are played in auto mode with legal play enforced)",
+            hand=hand,
+            action_index=index,
+            action=text,
+            rule="R8",
+        )
+    try:
+        return Action.parse(text)
+    except TarabishError as error:
+        raise RecordError(
+            str(error), hand=hand, action_index=index, action=text, rule="R0"
+        ) from None
+
+
+def _parse_scores(value: Any, hand: int) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(_is_int(score) and 0 <= score <= MAX_SCORE for score in value)
+    ):
+        raise RecordError(
+            f"'scores_before' must be two whole numbers 0..{MAX_SCORE} (team 0, team 1), "
+            f"got {value!r}",
+            hand=hand,
+        )
+    return (value[0], value[1])
+
+
+def _parse_hand(data: Any, index: int) -> HandRecord:
+    if not isinstance(data, dict):
+        raise RecordError(f"a hand is an object, got {data!r}", hand=index)
+    _check_keys(data, _HAND_KEYS, _OUTPUT_HAND_KEYS, "the hand", index)
+    for key in ("dealer", "deal", "actions"):
+        if key not in data:
+            raise RecordError(f"the hand has no {key!r}", hand=index)
+    dealer = data["dealer"]
+    if not _is_int(dealer) or not 0 <= dealer < 4:
+        raise RecordError(f"'dealer' must be a seat 0..3, got {dealer!r}", hand=index, rule="R0")
+    scores = _parse_scores(data.get("scores_before", [0, 0]), index)
+    deal = _parse_deal(data["deal"], index)
+    texts = data["actions"]
+    if not isinstance(texts, list):
+        raise RecordError(f"'actions' must be a list of action texts, got {texts!r}", hand=index)
+    actions = tuple(_parse_action(text, index, number) for number, text in enumerate(texts))
+    return HandRecord(
+        dealer=dealer,
+        deal=(deal[0], deal[1], deal[2], deal[3]),
+        actions=actions,
+        scores_before=scores,
+        texts=tuple(texts),
+    )
+
+
+def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
+    """Check the form of a ``tarabish-record/1`` document (JSON text or the parsed object).
+
+    Checks: the format string, the known keys, the rules (R9 options, table mode refused),
+    every hand's dealer (0..3), ``scores_before`` (default [0, 0]), deal (four hands of nine
+    cards, 36 distinct cards) and action syntax (table-mode verbs refused), and that each hand's
+    dealer follows the previous dealer (R2.2). Rule checks needing play are ``play_record``'s.
+    Raises ``RecordError``.
+    """
+    if isinstance(source, Record):
+        return source
+    data = _load(source)
+    if not isinstance(data, dict):
+        raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
+    _check_keys(data, _RECORD_KEYS, _OUTPUT_RECORD_KEYS, "the record", None)
+    rules = _parse_rules(data)
+    hands_data = data.get("hands")
+    if not isinstance(hands_data, list) or not hands_data:
+        raise RecordError(f"'hands' must be a non-empty list of hands, got {hands_data!r}")
+    hands = tuple(_parse_hand(hand, index) for index, hand in enumerate(hands_data))
+    for index in range(1, len(hands)):
+        expected = (hands[index - 1].dealer + 1) % 4
+        if hands[index].dealer != expected:
+            raise RecordError(
+                f"dealer {hands[index].dealer} follows dealer {hands[index - 1].dealer}: "
+                f"the deal passes to the left, so the dealer must be {expected}",
+                hand=index,
+                rule="R2.2",
+            )
+    return Record(rules=rules, hands=hands)
+
+
+# -- playing -------------------------------------------------------------------------------------
+
+
+def _engine_module(engine: ModuleType | str | None) -> ModuleType:
+    if engine is None:
+        engine = "rust"
+    if isinstance(engine, ModuleType):
+        return engine
+    if engine not in ENGINES:
+        raise InvalidInputError(f"unknown engine {engine!r}: expected one of {sorted(ENGINES)}")
+    return importlib.import_module(ENGINES[engine])
+
+
+def match_winner(totals: tuple[int, int], rules: Rules) -> int | None:
+    """R7.1: once a team has at least ``target`` and the totals differ, the team with more."""
+    if max(totals) >= rules.target and totals[0] != totals[1]:
+        return 0 if totals[0] > totals[1] else 1
+    return None
+
+
+def _rule_detail(error: IllegalActionError) -> str:
+    """The engine's reason, from the rule id on (both engines put it after a short prefix)."""
+    text = _one_line(str(error))
+    at = text.find(error.rule + " ")
+    return text[at:] if at >= 0 else f"{error.rule} {text}"
+
+
+def _play_hand(
+    engine: ModuleType, rules: Rules, hand: HandRecord, index: int
+) -> HandResult | UnfinishedHand:
+    try:
+        state = engine.HandState(
+            hand.dealer,
+            deal=[list(cards) for cards in hand.deal],
+            rules=rules,
+            scores_before=hand.scores_before,
+        )
+    except TarabishError as error:
+        raise RecordError(str(error), hand=index) from None
+    for number, (action, text) in enumerate(zip(hand.actions, hand.texts, strict=True)):
+        try:
+            state.apply(str(action))
+        except IllegalActionError as error:
+            raise RecordError(
+                _rule_detail(error),
+                hand=index,
+                action_index=number,
+                action=text,
+                rule=error.rule,
+            ) from None
+        except TarabishError as error:
+            raise RecordError(str(error), hand=index, action_index=number, action=text) from None
+    result = state.result
+    if result is not None:
+        if not isinstance(result, HandResult):
+            raise TypeError(f"engine {engine.__name__} gave a result of type {type(result)}")
+        return result
+    view = state.observation(0)  # public facts only: tricks, runs, bella
+    trump = state.trump
+    return UnfinishedHand(
+        phase=state.phase,
+        to_move=state.to_move,
+        trump=None if trump is None else str(trump),
+        caller=state.caller,
+        points=(state.points[0], state.points[1]),
+        runs=view.runs,
+        bella=view.bella,
+        tricks=tuple(view.tricks),
+    )
+
+
+def play_record(
+    record: str | bytes | dict[str, Any] | Record, engine: ModuleType | str | None = None
+) -> PlayedRecord:
+    """Play a record on an engine (``tarabish`` by default, or ``tarabish.reference``, or
+    ``"rust"`` / ``"reference"``), checking every action and that the hands are consecutive
+    hands of one match: each later hand's ``scores_before`` are the running totals (R7.2), no
+    hand follows one that stopped before its end (R5.3) or one that ended the match (R7.1).
+    Raises ``RecordError``.
+    """
+    parsed = parse_record(record)
+    module = _engine_module(engine)
+    totals = parsed.hands[0].scores_before
+    played: list[PlayedHand] = []
+    for index, hand in enumerate(parsed.hands):
+        if index > 0:
+            before = played[-1]
+            if not before.complete:
+                raise RecordError(
+                    f"hand {index - 1} stops before its end, so no hand can follow it: "
+                    "only the last hand of a record may be unfinished",
+                    hand=index - 1,
+                    rule="R5.3",
+                )
+            winner = match_winner(totals, parsed.rules)
+            if winner is not None:
+                raise RecordError(
+                    f"the match is over before this hand: team {winner} won with totals "
+                    f"{totals[0]} {totals[1]} (target {parsed.rules.target})",
+                    hand=index,
+                    rule="R7.1",
+                )
+            if hand.scores_before != totals:
+                raise RecordError(
+                    f"scores_before {list(hand.scores_before)} are not the running totals "
+                    f"{list(totals)} after hand {index - 1}",
+                    hand=index,
+                    rule="R7.2",
+                )
+        result = _play_hand(module, parsed.rules, hand, index)
+        played.append(PlayedHand(hand, result))
+        if isinstance(result, HandResult):
+            totals = (totals[0] + result.score[0], totals[1] + result.score[1])
+    return PlayedRecord(
+        record=parsed,
+        hands=tuple(played),
+        totals=totals,
+        winner=match_winner(totals, parsed.rules),
+    )
+
+
+def replay(
+    record: str | bytes | dict[str, Any] | Record, engine: ModuleType | str | None = None
+) -> dict[str, Any]:
+    """The output document of ``tarabish replay`` for a record (see ``play_record``)."""
+    return play_record(record, engine).to_dict()
+
+
+# -- writing records -----------------------------------------------------------------------------
+
+
+def _hand_dict(state: Any) -> dict[str, Any]:
+    return {
+        "dealer": state.dealer,
+        "scores_before": list(state.scores_before),
+        "deal": [format_cards(cards) for cards in state.deal],
+        "actions": [str(action) for action in state.actions],
+    }
+
+
+def to_record(match_or_hands: Any) -> dict[str, Any]:
+    """The record (no results) of a ``MatchState`` or of a ``HandState`` or a sequence of
+    ``HandState`` (one rules, in play order), from either engine, as a dict (``json.dumps`` it
+    to save). For a match: its finished hands, then the current hand if it has begun (or if no
+    hand is finished yet, so that a record always has a hand)."""
+    if hasattr(match_or_hands, "history") and hasattr(match_or_hands, "hand"):
+        hands = list(match_or_hands.history)
+        current = match_or_hands.hand
+        if not match_or_hands.is_terminal and (current.actions or not hands):
+            hands.append(current)
+        rules = match_or_hands.rules
+    else:
+        if hasattr(match_or_hands, "deal") and hasattr(match_or_hands, "actions"):
+            hands = [match_or_hands]
+        elif isinstance(match_or_hands, Iterable) and not isinstance(match_or_hands, str | bytes):
+            hands = list(match_or_hands)
+        else:
+            raise InvalidInputError(
+                f"to_record takes a MatchState, a HandState or a list of HandState, "
+                f"got {type(match_or_hands).__name__}"
+            )
+        if not hands:
+            raise InvalidInputError("to_record needs at least one hand")
+        rules = hands[0].rules
+        if any(hand.rules != rules for hand in hands):
+            raise InvalidInputError("the hands of one record are played under one set of rules")
+    if not isinstance(rules, Rules):
+        raise InvalidInputError(f"not a hand or match state: rules {rules!r}")
+    return {"format": FORMAT, "rules": rules.to_dict(), "hands": [_hand_dict(h) for h in hands]}
+
+
+# -- the command ---------------------------------------------------------------------------------
+
+
+def _read(path: str) -> bytes:
+    if path == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        return data.encode("utf-8") if isinstance(data, str) else data
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def replay_main(
+    path: str,
+    *,
+    engine: str = "rust",
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``tarabish replay FILE``: read the record (``-`` is standard input), play it with every
+    check, print the output document (JSON, indent 2) and return 0; on a bad record or an
+    unreadable file print one line ``tarabish replay: <message>`` to ``err`` and return 2."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        document = replay(_read(path), engine)
+    except OSError as error:
+        detail = error.strerror or str(error)
+        print(f"tarabish replay: cannot read {path}: {_one_line(detail)}", file=err)
+        return 2
+    except (TarabishError, RecursionError) as error:
+        print(f"tarabish replay: {_one_line(str(error))}", file=err)
+        return 2
+    out.write(dump_output(document))
+    return 0
