@@ -3,7 +3,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::cards::{parse_cards, Card, CardSet, Suit};
 use crate::error::Error;
@@ -12,9 +12,8 @@ use crate::variants::Rules;
 static INVALID_INPUT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static CARD_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static SUIT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static RULES_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static DECK: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+static SUIT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DEFAULT_RULES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// A Python class or value of the package, imported once.
@@ -66,16 +65,72 @@ pub fn invalid(py: Python<'_>, message: impl Into<String>) -> PyErr {
     }
 }
 
+/// Interned Python objects (the 36 cards, the 4 suits) found by identity: a pointer hash
+/// into their index, checked against the object itself.
+struct Interned {
+    objects: Py<PyTuple>,
+    shift: u32,
+    /// `slot -> index + 1`, 0 for an empty slot.
+    slots: [u8; 256],
+}
+
+impl Interned {
+    fn new(objects: Bound<'_, PyTuple>) -> Interned {
+        let pointers: Vec<usize> = objects.iter().map(|o| o.as_ptr() as usize).collect();
+        // Objects sit apart in memory, so some shift of their addresses spreads them over
+        // 256 slots without collision; without one every lookup misses and falls back.
+        let mut best = (0, [0u8; 256]);
+        for shift in 3..24 {
+            let mut slots = [0u8; 256];
+            let fits = pointers.iter().enumerate().all(|(index, &p)| {
+                let slot = &mut slots[(p >> shift) & 255];
+                let free = *slot == 0;
+                *slot = index as u8 + 1;
+                free
+            });
+            if fits {
+                best = (shift, slots);
+                break;
+            }
+        }
+        Interned {
+            objects: objects.unbind(),
+            shift: best.0 as u32,
+            slots: best.1,
+        }
+    }
+
+    #[inline]
+    fn index_of(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> Option<usize> {
+        let pointer = obj.as_ptr() as usize;
+        let found = self.slots[(pointer >> self.shift) & 255].checked_sub(1)? as usize;
+        let candidate = self.objects.bind(py).get_borrowed_item(found).ok()?;
+        candidate.is(obj).then_some(found)
+    }
+}
+
+static CARDS: PyOnceLock<Interned> = PyOnceLock::new();
+static SUITS: PyOnceLock<Interned> = PyOnceLock::new();
+
+fn interned<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Interned>,
+    module: &str,
+    name: &str,
+) -> PyResult<&'py Interned> {
+    cell.get_or_try_init(py, || -> PyResult<Interned> {
+        let all = py.import(module)?.getattr(name)?;
+        Ok(Interned::new(PyTuple::new(
+            py,
+            all.try_iter()?.collect::<PyResult<Vec<_>>>()?,
+        )?))
+    })
+}
+
 /// The Python `Card` of a core card (the interned instances of `tarabish._cards.DECK`).
 pub fn py_card<'py>(py: Python<'py>, card: Card) -> PyResult<Bound<'py, PyAny>> {
-    let deck = DECK.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
-        Ok(py
-            .import("tarabish._cards")?
-            .getattr("DECK")?
-            .cast_into::<PyTuple>()?
-            .unbind())
-    })?;
-    deck.bind(py).get_item(card.index() as usize)
+    let cards = interned(py, &CARDS, "tarabish._cards", "DECK")?;
+    cards.objects.bind(py).get_item(card.index() as usize)
 }
 
 /// The cards of a set as a Python list of `Card`, by index.
@@ -92,12 +147,17 @@ pub fn py_card_tuple<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py
 
 /// The Python `Suit` member of a core suit.
 pub fn py_suit<'py>(py: Python<'py>, suit: Suit) -> PyResult<Bound<'py, PyAny>> {
-    class(py, &SUIT_TYPE, "tarabish._cards", "Suit")?.call1((suit as u8,))
+    let suits = interned(py, &SUITS, "tarabish._cards", "Suit")?;
+    suits.objects.bind(py).get_item(suit as usize)
 }
 
 /// One card from a `Card` or card text.
 pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     let py = obj.py();
+    // Cards are interned (python/tarabish/_cards.py), so a card is found by identity.
+    if let Some(index) = interned(py, &CARDS, "tarabish._cards", "DECK")?.index_of(py, obj) {
+        return Ok(Card::from_index_unchecked(index as u8));
+    }
     if let Ok(text) = obj.cast::<PyString>() {
         return text.to_str()?.parse::<Card>().map_err(|e| to_py_err(py, e));
     }
@@ -120,6 +180,12 @@ pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     if let Ok(text) = obj.cast::<PyString>() {
         return parse_cards(text.to_str()?).map_err(|e| to_py_err(py, e));
     }
+    if let Ok(list) = obj.cast::<PyList>() {
+        return list.iter().map(|item| card_arg(&item)).collect();
+    }
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        return tuple.iter_borrowed().map(|item| card_arg(&item)).collect();
+    }
     let iter = obj.try_iter().map_err(|_| {
         invalid(
             py,
@@ -134,6 +200,9 @@ pub fn suit_arg(obj: &Bound<'_, PyAny>) -> PyResult<Suit> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
         return text.to_str()?.parse::<Suit>().map_err(|e| to_py_err(py, e));
+    }
+    if let Some(index) = interned(py, &SUITS, "tarabish._cards", "Suit")?.index_of(py, obj) {
+        return Ok(Suit::from_index(index as u8));
     }
     if obj.is_instance(class(py, &SUIT_TYPE, "tarabish._cards", "Suit")?)? {
         let index: u8 = obj.extract()?;
@@ -199,7 +268,8 @@ pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     ])
 }
 
-/// The rules object (or the default `Rules()` for None) and its core form.
+/// The rules object (or the default `Rules()` for None), its core form, and whether it asks
+/// for table mode (R8).
 pub fn rules_arg<'py>(
     py: Python<'py>,
     obj: Option<&Bound<'py, PyAny>>,
@@ -225,6 +295,20 @@ pub fn rules_arg<'py>(
         ));
     }
     let packed: u64 = rules_obj.getattr(pyo3::intern!(py, "_packed"))?.extract()?;
+    let (rules, table_mode) = unpack_rules(packed);
+    Ok((rules_obj, rules, table_mode))
+}
+
+/// The core rules for the primitives: `None` is the default without touching Python.
+pub fn primitive_rules(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    match obj {
+        Some(obj) if !obj.is_none() => Ok(rules_arg(py, Some(obj))?.1),
+        _ => Ok(Rules::default()),
+    }
+}
+
+/// Decodes `Rules._packed` (python/tarabish/_rules.py).
+fn unpack_rules(packed: u64) -> (Rules, bool) {
     let flag = |bit: u32| packed & (1 << (32 + bit)) != 0;
     let forced = ((packed >> 16) & 0xffff) as u16;
     let rules = Rules {
@@ -237,8 +321,7 @@ pub fn rules_arg<'py>(
         partner_exempt: flag(4),
         half_bait_is_bait: flag(5),
     };
-    let table_mode = flag(6) || flag(9);
-    Ok((rules_obj, rules, table_mode))
+    (rules, flag(6) || flag(9))
 }
 
 /// Rules for a game state: table mode (R8) is refused.

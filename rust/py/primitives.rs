@@ -5,10 +5,10 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use super::convert::{
-    card_arg, cards_arg, class, int_arg, invalid, py_card, py_cards, py_suit, rules_arg, suit_arg,
-    to_py_err,
+    card_arg, cards_arg, class, int_arg, invalid, primitive_rules, py_card, py_cards, py_suit,
+    suit_arg, to_py_err,
 };
-use crate::cards::Rank;
+use crate::cards::{Rank, Suit};
 use crate::deal::deal_from_seed;
 use crate::rules::{checked_legal_plays, checked_trick_winner, distinct};
 use crate::runs::{checked_run_winner, compare_runs as core_compare, find_runs as core_find, Run};
@@ -29,7 +29,7 @@ fn legal_plays<'py>(
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let (hand, trick, trump) = (cards_arg(hand)?, cards_arg(trick)?, suit_arg(trump)?);
-    let (_, rules, _) = rules_arg(py, rules)?;
+    let rules = primitive_rules(py, rules)?;
     let legal = checked_legal_plays(&hand, &trick, trump, &rules).map_err(|e| to_py_err(py, e))?;
     py_cards(py, legal)
 }
@@ -47,10 +47,31 @@ fn card_points(card: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<u3
     Ok(crate::rules::card_points(card_arg(card)?, suit_arg(trump)?))
 }
 
-/// A core run as a Python `Run`.
+static RUNS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+
+/// Where a run sits in the cache of every possible `Run` value.
+fn run_slot(suit: u8, len: u8, top: u8) -> usize {
+    suit as usize * 18 + (len as usize - 3) * 9 + top as usize
+}
+
+/// A core run as a Python `Run` (frozen values, built once for every possible run).
 fn py_run<'py>(py: Python<'py>, run: Run) -> PyResult<Bound<'py, PyAny>> {
-    let rank = class(py, &RANK_TYPE, "tarabish._cards", "Rank")?.call1((run.top as u8,))?;
-    class(py, &RUN_TYPE, "tarabish._runs", "Run")?.call1((py_suit(py, run.suit)?, rank, run.len))
+    let all = RUNS.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
+        let run_type = class(py, &RUN_TYPE, "tarabish._runs", "Run")?;
+        let rank_type = class(py, &RANK_TYPE, "tarabish._cards", "Rank")?;
+        let mut slots = vec![py.None().into_bound(py); 72];
+        for suit in Suit::ALL {
+            for len in 3..=4u8 {
+                for top in len - 1..9 {
+                    slots[run_slot(suit as u8, len, top)] =
+                        run_type.call1((py_suit(py, suit)?, rank_type.call1((top,))?, len))?;
+                }
+            }
+        }
+        Ok(PyTuple::new(py, slots)?.unbind())
+    })?;
+    all.bind(py)
+        .get_item(run_slot(run.suit as u8, run.len, run.top as u8))
 }
 
 /// Python `Run`s, in order.
@@ -127,7 +148,7 @@ fn score_hand<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let points = super::convert::team_pair_arg(points, "points")?;
     let caller_team = int_arg(caller_team, "caller_team", 1)? as usize;
-    let (_, rules, _) = rules_arg(py, rules)?;
+    let rules = primitive_rules(py, rules)?;
     let (outcome, score) = core_score(points, caller_team, &rules);
     let outcome = py_outcome(py, outcome)?;
     PyTuple::new(py, [outcome, PyTuple::new(py, score)?.into_any()])
