@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{game_rules_arg, int_arg, invalid, team_pair_arg};
+use super::convert::{game_rules_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg};
 use super::states::PyHandState;
 use crate::bots::{random_action, Bot};
 use crate::deal::deal_with;
@@ -71,15 +71,9 @@ fn play_random_hand<'py>(
     scores_before: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<PyHandState> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
-    let dealer = match dealer {
-        Some(d) => int_arg(d, "dealer", 3)? as u8,
-        None => 0,
-    };
+    let dealer = opt_seat_arg(dealer, "dealer")?;
     let (rules_obj, rules) = game_rules_arg(py, rules)?;
-    let scores = match scores_before {
-        Some(s) => team_pair_arg(s, "scores_before")?,
-        None => [0, 0],
-    };
+    let scores = opt_team_pair_arg(scores_before, "scores_before")?;
     let mut rng = SplitMix64::new(seed);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
     while !hand.is_terminal() {

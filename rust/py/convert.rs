@@ -235,6 +235,25 @@ pub fn int_arg(obj: &Bound<'_, PyAny>, what: &str, max: u64) -> PyResult<u64> {
     }
 }
 
+/// An optional seat argument (0 when absent).
+pub fn opt_seat_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<u8> {
+    obj.map_or(Ok(0), |obj| Ok(int_arg(obj, what, 3)? as u8))
+}
+
+/// An optional pair of team numbers ([0, 0] when absent).
+pub fn opt_team_pair_arg(obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<[u32; 2]> {
+    obj.map_or(Ok([0, 0]), |obj| team_pair_arg(obj, what))
+}
+
+/// A deal as four Python lists of nine `Card`s, in the order received.
+pub fn py_deal<'py>(py: Python<'py>, deal: &crate::deal::Deal) -> PyResult<Bound<'py, PyList>> {
+    let seats: PyResult<Vec<_>> = deal
+        .iter()
+        .map(|cards| PyList::new(py, py_card_tuple(py, cards)?))
+        .collect();
+    PyList::new(py, seats?)
+}
+
 /// Two whole numbers, one a team (`what`: "points", "scores_before" …).
 pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     let py = obj.py();
@@ -274,29 +293,26 @@ pub fn rules_arg<'py>(
     py: Python<'py>,
     obj: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<(Bound<'py, PyAny>, Rules, bool)> {
-    let rules_obj = match obj {
-        Some(obj) if !obj.is_none() => obj.clone(),
-        _ => DEFAULT_RULES
-            .get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-                Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?
-                    .call0()?
-                    .unbind())
-            })?
-            .bind(py)
-            .clone(),
+    let Some(rules_obj) = obj.filter(|obj| !obj.is_none()) else {
+        let default = DEFAULT_RULES.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
+            Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?
+                .call0()?
+                .unbind())
+        })?;
+        return Ok((default.bind(py).clone(), Rules::default(), false));
     };
     if !rules_obj.is_instance(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?)? {
         return Err(invalid(
             py,
             format!(
                 "rules must be a tarabish.Rules, got {}",
-                describe(&rules_obj)
+                describe(rules_obj)
             ),
         ));
     }
     let packed: u64 = rules_obj.getattr(pyo3::intern!(py, "_packed"))?.extract()?;
     let (rules, table_mode) = unpack_rules(packed);
-    Ok((rules_obj, rules, table_mode))
+    Ok((rules_obj.clone(), rules, table_mode))
 }
 
 /// The core rules for the primitives: `None` is the default without touching Python.

@@ -5,7 +5,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use super::convert::{
-    card_arg, cards_arg, class, int_arg, invalid, primitive_rules, py_card, py_cards, py_suit,
+    card_arg, cards_arg, class, int_arg, invalid, primitive_rules, py_cards, py_deal, py_suit,
     suit_arg, to_py_err,
 };
 use crate::cards::{Rank, Suit};
@@ -171,15 +171,7 @@ fn deal_cards<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
     let dealer = int_arg(dealer, "dealer", 3)? as u8;
-    let deal = deal_from_seed(seed, dealer);
-    let seats: PyResult<Vec<Bound<'py, PyList>>> = deal
-        .iter()
-        .map(|cards| {
-            let items: PyResult<Vec<_>> = cards.iter().map(|&c| py_card(py, c)).collect();
-            PyList::new(py, items?)
-        })
-        .collect();
-    PyList::new(py, seats?)
+    py_deal(py, &deal_from_seed(seed, dealer))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

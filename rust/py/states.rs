@@ -7,8 +7,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 
 use super::convert::{
-    cards_arg, class, game_rules_arg, int_arg, invalid, py_card, py_card_tuple, py_suit,
-    team_pair_arg, to_py_err,
+    cards_arg, class, game_rules_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg,
+    py_card_tuple, py_deal, py_suit, to_py_err,
 };
 use super::primitives::{py_outcome, py_runs};
 use crate::deal::check_deal;
@@ -174,8 +174,14 @@ fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, Py
 fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
     let py = action.py();
     if action.is_exact_instance_of::<pyo3::types::PyInt>() {
-        let id = int_arg(action, "an action id", 40)? as u8;
-        return Ok((hand.to_move().unwrap_or(0), id));
+        // The fast path of search loops: a plain id for the seat to move.
+        return match action.extract::<u8>() {
+            Ok(id) if id <= 40 => Ok((hand.to_move().unwrap_or(0), id)),
+            _ => Err(invalid(
+                py,
+                format!("action id {action} is not in 0..40 (R0)"),
+            )),
+        };
     }
     let action_type = class(py, &ACTION_TYPE, "tarabish._actions", "Action")?;
     let parsed;
@@ -237,15 +243,9 @@ impl PyHandState {
         rules: Option<&Bound<'py, PyAny>>,
         scores_before: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyHandState> {
-        let dealer = match dealer {
-            Some(d) => int_arg(d, "dealer", 3)? as u8,
-            None => 0,
-        };
+        let dealer = opt_seat_arg(dealer, "dealer")?;
         let (rules_obj, rules) = game_rules_arg(py, rules)?;
-        let scores = match scores_before {
-            Some(s) => team_pair_arg(s, "scores_before")?,
-            None => [0, 0],
-        };
+        let scores = opt_team_pair_arg(scores_before, "scores_before")?;
         let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
             (Some(seed), None) => {
                 Hand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
@@ -316,16 +316,7 @@ impl PyHandState {
     }
     #[getter]
     fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let seats: PyResult<Vec<_>> = self
-            .hand
-            .deal()
-            .iter()
-            .map(|cards| {
-                let items: PyResult<Vec<_>> = cards.iter().map(|&c| py_card(py, c)).collect();
-                PyList::new(py, items?)
-            })
-            .collect();
-        PyList::new(py, seats?)
+        py_deal(py, self.hand.deal())
     }
     #[getter]
     fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -434,14 +425,8 @@ impl PyMatchState {
     ) -> PyResult<PyMatchState> {
         let seed = int_arg(seed, "seed", u64::MAX)?;
         let (rules_obj, rules) = game_rules_arg(py, rules)?;
-        let first_dealer = match first_dealer {
-            Some(d) => int_arg(d, "first_dealer", 3)? as u8,
-            None => 0,
-        };
-        let scores = match scores {
-            Some(s) => team_pair_arg(s, "scores")?,
-            None => [0, 0],
-        };
+        let first_dealer = opt_seat_arg(first_dealer, "first_dealer")?;
+        let scores = opt_team_pair_arg(scores, "scores")?;
         Ok(PyMatchState {
             game: Match::new(seed, rules, first_dealer, scores),
             history: Vec::new(),
