@@ -49,10 +49,11 @@ impl Run {
     }
 }
 
-/// Up to three runs of one hand (nine cards hold at most three), highest first.
+/// The runs of a set of cards, highest first: at most eight (two fifties a suit), three in a
+/// hand of nine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Runs {
-    runs: [Run; 3],
+    runs: [Run; 8],
     len: u8,
 }
 
@@ -62,7 +63,7 @@ impl Runs {
             suit: Suit::Clubs,
             top: Rank::Eight,
             len: 3,
-        }; 3],
+        }; 8],
         len: 0,
     };
 
@@ -112,11 +113,11 @@ pub fn has_runs(hand: CardSet) -> bool {
     h & (h >> 1) & (h >> 2) & RUN_STARTS != 0
 }
 
-/// R4.1: the runs of `hand`, ordered by length, then top card (both descending), then suit.
-pub fn find_runs(hand: CardSet) -> Runs {
-    let mut found = Runs::NONE;
+/// Calls `found` with every run of `hand` (R4.1), suit by suit, highest first in each suit.
+#[inline]
+fn each_run(hand: CardSet, mut found: impl FnMut(Run)) {
     if !has_runs(hand) {
-        return found;
+        return;
     }
     for suit in Suit::ALL {
         let mut lane = hand.lane(suit);
@@ -133,18 +134,26 @@ pub fn find_runs(hand: CardSet) -> Runs {
             let mut remaining = top - bottom + 1;
             while remaining >= 3 {
                 let len = remaining.min(4);
-                found.runs[found.len as usize] = Run {
+                found(Run {
                     suit,
                     top: Rank::from_index(chunk_top as u8),
                     len: len as u8,
-                };
-                found.len += 1;
+                });
                 chunk_top -= len as i32;
                 remaining -= len;
             }
             lane &= !(((1u32 << (top - bottom + 1)) - 1) << bottom);
         }
     }
+}
+
+/// R4.1: the runs of `hand`, ordered by length, then top card (both descending), then suit.
+pub fn find_runs(hand: CardSet) -> Runs {
+    let mut found = Runs::NONE;
+    each_run(hand, |run| {
+        found.runs[found.len as usize] = run;
+        found.len += 1;
+    });
     let runs = &mut found.runs[..found.len as usize];
     runs.sort_by(|a, b| {
         b.len
@@ -153,6 +162,18 @@ pub fn find_runs(hand: CardSet) -> Runs {
             .then(a.suit.cmp(&b.suit))
     });
     found
+}
+
+/// What R4.3 needs of a hand's runs under `trump`: the strength of its best run (0 for none,
+/// see [`Run::strength`]) and the points of all its runs. No sorting: the hot path of a call.
+#[inline]
+pub fn runs_summary(hand: CardSet, trump: Suit) -> (u8, u32) {
+    let (mut best, mut points) = (0, 0);
+    each_run(hand, |run| {
+        best = best.max(run.strength(trump));
+        points += run.points();
+    });
+    (best, points)
 }
 
 /// R4.2: `Greater` if `a` beats `b`.
@@ -217,6 +238,22 @@ mod tests {
             .iter()
             .map(|r| (format!("{}{}", r.top, r.suit), r.points()))
             .collect()
+    }
+
+    #[test]
+    fn runs_summary_agrees_with_find_runs() {
+        let mut hand = 0x5A5A_F0F0_1234u64;
+        for _ in 0..2000 {
+            hand = hand.rotate_left(11) ^ (hand >> 5) ^ 0x9E37_79B9;
+            let set = CardSet(hand & CardSet::DECK.bits());
+            for trump in Suit::ALL {
+                let runs = find_runs(set);
+                assert_eq!(
+                    runs_summary(set, trump),
+                    (runs.best_strength(trump), runs.points())
+                );
+            }
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_from_seed, Deal};
 use crate::error::Error;
 use crate::rules::{broken_rule, card_points, legal_plays, TrickSoFar};
-use crate::runs::{find_runs, has_bella, run_winner};
+use crate::runs::{has_bella, run_winner, runs_summary};
 use crate::scoring::{score_hand, Outcome};
 use crate::variants::Rules;
 
@@ -250,6 +250,26 @@ impl Hand {
         }
     }
 
+    /// The cards the seat to move may play (R5.1), in the play phase: the fast path of
+    /// search and playouts, without the phase dispatch of [`Hand::legal_mask`].
+    #[inline(always)]
+    pub fn legal_cards(&self) -> CardSet {
+        debug_assert_eq!(self.phase, Phase::Play);
+        legal_plays(
+            self.hands[self.to_move as usize],
+            &self.trick,
+            self.trump,
+            &self.rules,
+        )
+    }
+
+    /// Plays a card from [`Hand::legal_cards`] (unchecked beyond debug assertions).
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, card: Card) {
+        debug_assert!(self.legal_cards().contains(card));
+        self.play(card);
+    }
+
     /// Checks an action id against the rules and applies it; on error the state is unchanged.
     pub fn apply(&mut self, action: u8) -> Result<(), Error> {
         self.check(action)?;
@@ -438,9 +458,9 @@ impl Hand {
         let mut best = [0u8; 4];
         let mut totals = [0u16; 4];
         for seat in 0..4 {
-            let runs = find_runs(self.hands[seat]);
-            best[seat] = runs.best_strength(trump);
-            totals[seat] = runs.points() as u16;
+            let (strength, points) = runs_summary(self.hands[seat], trump);
+            best[seat] = strength;
+            totals[seat] = points as u16;
             if has_bella(self.hands[seat], trump) {
                 self.bella_seat = seat as u8;
             }
