@@ -76,8 +76,9 @@ impl Match {
         self.hand.is_terminal().then(|| self.finish_hand())
     }
 
-    /// Checks and applies an action for `seat`; on error nothing changes.
-    pub fn apply_for(&mut self, seat: u8, action: u8) -> Result<Option<Hand>, Error> {
+    /// Checks and applies an action for `seat` (the seat to move when `None`); on error
+    /// nothing changes.
+    pub fn apply_for(&mut self, seat: Option<u8>, action: u8) -> Result<Option<Hand>, Error> {
         self.hand.check_for(seat, action)?;
         Ok(self.apply_unchecked(action))
     }

@@ -277,9 +277,12 @@ impl Hand {
         Ok(())
     }
 
-    /// Checks that `seat` may take action `action` now (R3, R5.1), with an error naming the
-    /// action, the rule and the state.
-    pub fn check_for(&self, seat: u8, action: u8) -> Result<(), Error> {
+    /// Checks that `seat` (the seat to move when `None`) may take action `action` now (R3,
+    /// R5.1), with an error naming the action, the rule and the state.
+    pub fn check_for(&self, seat: Option<u8>, action: u8) -> Result<(), Error> {
+        let Some(seat) = seat else {
+            return self.check(action);
+        };
         if action >= NUM_ACTIONS || seat > 3 {
             return Err(Error::invalid(format!(
                 "action id {action} for seat {seat} is not an action (ids 0..40, seats 0..3; R0)"
@@ -301,9 +304,9 @@ impl Hand {
         self.check_as(seat, action)
     }
 
-    /// Checks action id `action` for the seat to move.
+    /// Checks action id `action` for the seat to move (no seat once the hand is over).
     pub fn check(&self, action: u8) -> Result<(), Error> {
-        self.check_as(self.to_move, action)
+        self.check_as(self.to_move().unwrap_or(NO_SEAT), action)
     }
 
     /// Checks action id `action`, naming `seat` in any error.
@@ -543,16 +546,22 @@ fn forced_seat(rules: &Rules, dealer: u8, scores: [u32; 2]) -> u8 {
     }
 }
 
-/// An action as record text: `"2 call H"`, `"1 play 6S"`, `"0 pass"`.
+/// An action as record text: `"2 call H"`, `"1 play 6S"`, `"0 pass"`; without a seat
+/// (`"play 6S"`) when no seat is to move.
 pub fn action_text(seat: u8, action: u8) -> String {
-    if action < CALL_BASE {
-        format!("{seat} play {}", Card::from_index_unchecked(action))
+    let verb = if action < CALL_BASE {
+        format!("play {}", Card::from_index_unchecked(action))
     } else if action < PASS {
-        format!("{seat} call {}", Suit::from_index(action - CALL_BASE))
+        format!("call {}", Suit::from_index(action - CALL_BASE))
     } else if action == PASS {
-        format!("{seat} pass")
+        "pass".to_string()
     } else {
-        format!("{seat} action {action}")
+        format!("action {action}")
+    };
+    if seat < 4 {
+        format!("{seat} {verb}")
+    } else {
+        verb
     }
 }
 

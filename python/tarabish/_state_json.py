@@ -45,10 +45,13 @@ def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> An
     return value
 
 
-def _replay(state: Any, actions: Any, where: str) -> None:
+def _replay(state: Any, actions: Any, where: str, hand_index: int | None = None) -> None:
+    """Applies action texts; with `hand_index`, all of them must belong to that hand of a match."""
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise InvalidInputError(f"{where}: actions must be a list of action texts")
     for index, action in enumerate(actions):
+        if hand_index is not None and (state.hand_index != hand_index or state.is_terminal):
+            raise InvalidInputError(f"{where} has actions after it ended (action {index})")
         try:
             state.apply(action)
         except TarabishError as error:
@@ -73,9 +76,12 @@ def hand_from_json(text: Any) -> Any:
     from ._core import HandState
 
     data = _load(text, "hand")
+    deal = _field(data, "deal", list)
+    if not all(isinstance(cards, str) for cards in deal):
+        raise InvalidInputError("state field 'deal' is four strings of nine cards")
     state = HandState(
         _field(data, "dealer", int),
-        deal=_field(data, "deal", list),
+        deal=deal,
         rules=Rules.from_dict(data["rules"]),
         scores_before=_field(data, "scores_before", list),
     )
@@ -116,5 +122,5 @@ def match_from_json(text: Any) -> Any:
             raise InvalidInputError(f"hand {number} of the state is not {{'actions': [...]}}")
         if number != state.hand_index:
             raise InvalidInputError(f"hand {number} of the state follows the end of a hand early")
-        _replay(state, hand.get("actions"), f"hand {number}")
+        _replay(state, hand.get("actions"), f"hand {number}", number)
     return state

@@ -170,13 +170,14 @@ fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, Py
         .call1((PyByteArray::new(py, &bytes), float32.bind(py)))
 }
 
-/// The (seat, id) of an action argument: an id for the seat to move, an `Action`, or text.
-fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
+/// The (seat, id) of an action argument: an id (no seat: for the seat to move), an `Action`,
+/// or action text.
+fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
     let py = action.py();
     if action.is_exact_instance_of::<pyo3::types::PyInt>() {
         // The fast path of search loops: a plain id for the seat to move.
         return match action.extract::<u8>() {
-            Ok(id) if id <= 40 => Ok((hand.to_move().unwrap_or(0), id)),
+            Ok(id) if id <= 40 => Ok((None, id)),
             _ => Err(invalid(
                 py,
                 format!("action id {action} is not in 0..40 (R0)"),
@@ -196,7 +197,7 @@ fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
             // Integer-like ids (numpy integers) through `__index__`.
             if let Ok(index) = action.call_method0(pyo3::intern!(py, "__index__")) {
                 let id = int_arg(&index, "an action id", 40)? as u8;
-                return Ok((hand.to_move().unwrap_or(0), id));
+                return Ok((None, id));
             }
         }
         return Err(invalid(
@@ -206,7 +207,7 @@ fn action_arg(hand: &Hand, action: &Bound<'_, PyAny>) -> PyResult<(u8, u8)> {
     }
     let seat: u8 = action.getattr("seat")?.extract()?;
     let id: u8 = action.getattr("id")?.extract()?;
-    Ok((seat, id))
+    Ok((Some(seat), id))
 }
 
 fn json_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
@@ -338,7 +339,7 @@ impl PyHandState {
         legal_actions(py, &self.hand, self.hand.legal_mask())
     }
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (seat, id) = action_arg(&self.hand, action)?;
+        let (seat, id) = action_arg(action)?;
         self.hand
             .check_for(seat, id)
             .map_err(|e| to_py_err(py, e))?;
@@ -501,7 +502,7 @@ impl PyMatchState {
         legal_actions(py, self.game.hand(), self.game.legal_mask())
     }
     fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (seat, id) = action_arg(self.game.hand(), action)?;
+        let (seat, id) = action_arg(action)?;
         if let Some(done) = self
             .game
             .apply_for(seat, id)

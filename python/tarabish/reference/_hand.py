@@ -91,16 +91,19 @@ class HandState:
 
     def __init__(
         self,
-        dealer: int = 0,
+        dealer: int | None = 0,
         *,
         seed: int | None = None,
         deal: Any = None,
-        rules: Rules = Rules(),  # noqa: B008
-        scores_before: tuple[int, int] = (0, 0),
+        rules: Rules | None = None,
+        scores_before: tuple[int, int] | None = (0, 0),
     ) -> None:
-        checked_rules = engine_rules(rules)
-        checked_dealer = seat_number(dealer, "dealer")
-        checked_scores = score_pair(scores_before, "scores_before")
+        # None stands for the default, as in the Rust engine (docs/ENGINE.md).
+        checked_rules = engine_rules(Rules() if rules is None else rules)
+        checked_dealer = seat_number(0 if dealer is None else dealer, "dealer")
+        checked_scores = score_pair(
+            (0, 0) if scores_before is None else scores_before, "scores_before"
+        )
         if (seed is None) == (deal is None):
             raise InvalidInputError("HandState needs exactly one of seed= or deal=")
         if seed is not None:
@@ -531,7 +534,7 @@ def _load_json(text: Any) -> Any:
         raise InvalidInputError(f"a state is JSON text, got {type(text).__name__}")
     try:
         return json.loads(text)
-    except (ValueError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise InvalidInputError(f"malformed JSON state: {error}") from None
 
 
@@ -550,6 +553,10 @@ def _check_keys(data: Any, kind: str, keys: tuple[str, ...]) -> None:
         raise InvalidInputError(
             f"a {kind} state has the keys {sorted(expected)}, got {sorted(data)}"
         )
+    missing = [key for key in keys if data[key] is None]
+    if missing:
+        # In a saved state every value is written out; null never stands for a default.
+        raise InvalidInputError(f"a {kind} state's {missing} must not be null")
 
 
 def _string_list(value: Any, what: str) -> list[str]:

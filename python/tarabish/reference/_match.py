@@ -36,14 +36,15 @@ class MatchState:
         self,
         *,
         seed: int,
-        rules: Rules = Rules(),  # noqa: B008
-        first_dealer: int = 0,
-        scores: tuple[int, int] = (0, 0),
+        rules: Rules | None = None,
+        first_dealer: int | None = 0,
+        scores: tuple[int, int] | None = (0, 0),
     ) -> None:
-        self._rules = engine_rules(rules)
+        # None stands for the default, as in the Rust engine (docs/ENGINE.md).
+        self._rules = engine_rules(Rules() if rules is None else rules)
         self._seed = seed_number(seed)
-        self._first_dealer = seat_number(first_dealer, "first_dealer")
-        self._start_scores = score_pair(scores, "scores")
+        self._first_dealer = seat_number(0 if first_dealer is None else first_dealer, "first_dealer")
+        self._start_scores = score_pair((0, 0) if scores is None else scores, "scores")
         self._scores = self._start_scores
         self._hand_index = 0
         self._history: list[HandState] = []

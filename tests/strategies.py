@@ -1,0 +1,464 @@
+"""Hypothesis strategies shared by the whole test suite.
+
+Cards, hands of distinct cards, trumps, every combination of the play and scoring variants
+(R9), reachable positions in a trick (the players before the mover held cards too, and each of
+them played a card that was legal for their hand: R5.1), and per-seat run lists taken from
+disjoint hands (R4.1).
+
+Building *reachable* tricks needs a legality rule, so this module carries a small spec model of
+R5.1/R5.2/R4.1 written straight from docs/RULES.md (``model_*``). It is independent of both
+engines; the rule-table tests do not use it (their expected values are worked out by hand).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+from tarabish import DECK, Card, Rank, Rules, Run, Suit
+
+# --------------------------------------------------------------------------------------------
+# Spec model (RULES.md), used to generate reachable positions and as an extra oracle.
+# --------------------------------------------------------------------------------------------
+
+#: R1.2, highest first, as rank letters in natural-order notation.
+TRUMP_ORDER = "J9ATKQ876"
+PLAIN_ORDER = "ATKQJ9876"
+
+
+def trick_strength(card: Card, trump: Suit, led: Suit) -> int:
+    """A number that orders the cards of one trick (R1.2, R5.2): trumps above the led suit,
+    the led suit above everything else (which never wins)."""
+    letter = str(card.rank)
+    if card.suit == trump:
+        return 200 - TRUMP_ORDER.index(letter)
+    if card.suit == led:
+        return 100 - PLAIN_ORDER.index(letter)
+    return 0
+
+
+def model_trick_winner(trick: Sequence[Card], trump: Suit) -> int:
+    """R5.2: the highest trump, else the highest card of the suit led."""
+    led = trick[0].suit
+    strengths = [trick_strength(card, trump, led) for card in trick]
+    return strengths.index(max(strengths))
+
+
+def model_legal_plays(
+    hand: Iterable[Card], trick: Sequence[Card], trump: Suit, rules: Rules
+) -> list[Card]:
+    """R5.1 with the variants head_plain, undertrump_optional and partner_exempt."""
+    hand = sorted(set(hand), key=lambda card: card.index)
+    if not trick:
+        return hand
+    led = trick[0].suit
+
+    def trump_rank(card: Card) -> int:
+        return len(TRUMP_ORDER) - TRUMP_ORDER.index(str(card.rank))
+
+    def plain_rank(card: Card) -> int:
+        return len(PLAIN_ORDER) - PLAIN_ORDER.index(str(card.rank))
+
+    trumps_in_trick = [card for card in trick if card.suit == trump]
+    follow = [card for card in hand if card.suit == led]
+    if follow:  # R5.1a
+        if led == trump:
+            best = max(trump_rank(card) for card in trumps_in_trick)
+            return [card for card in follow if trump_rank(card) > best] or follow
+        if rules.head_plain and not trumps_in_trick:
+            best = max(plain_rank(card) for card in trick if card.suit == led)
+            return [card for card in follow if plain_rank(card) > best] or follow
+        return follow
+    partner = len(trick) - 2
+    if rules.partner_exempt and partner >= 0 and model_trick_winner(trick, trump) == partner:
+        return hand
+    my_trumps = [card for card in hand if card.suit == trump]
+    if not my_trumps:  # R5.1c
+        return hand
+    if not trumps_in_trick:  # R5.1b, no trump yet
+        return my_trumps
+    best = max(trump_rank(card) for card in trumps_in_trick)
+    over = [card for card in my_trumps if trump_rank(card) > best]
+    if over:
+        return over
+    return hand if rules.undertrump_optional else my_trumps
+
+
+def model_find_runs(hand: Iterable[Card]) -> list[Run]:
+    """R4.1: maximal sequences in natural order, cut into fours from the top down."""
+    held = {card.index for card in hand}
+    runs: list[Run] = []
+    for suit in Suit:
+        rank = 8
+        while rank >= 0:
+            if suit * 9 + rank not in held:
+                rank -= 1
+                continue
+            top = rank
+            while rank >= 0 and suit * 9 + rank in held:
+                rank -= 1
+            length = top - rank
+            chunk_top = top
+            while length > 0:
+                size = min(4, length)
+                if size >= 3:
+                    runs.append(Run(suit, Rank(chunk_top), size))
+                chunk_top -= size
+                length -= size
+    runs.sort(key=lambda run: (-run.length, -run.top, run.suit))
+    return runs
+
+
+# --------------------------------------------------------------------------------------------
+# Basic values
+# --------------------------------------------------------------------------------------------
+
+VARIANT_NAMES = (
+    "head_plain",
+    "undertrump_optional",
+    "partner_exempt",
+    "team_runs",
+    "half_bait_is_bait",
+)
+
+#: Every combination of the five variants that touch the primitives (32 Rules).
+ALL_VARIANT_RULES: tuple[Rules, ...] = tuple(
+    Rules(**dict(zip(VARIANT_NAMES, flags, strict=True)))
+    for flags in itertools.product((False, True), repeat=len(VARIANT_NAMES))
+)
+
+#: Every possible run value (R4.1): 28 twenties and 24 fifties.
+ALL_RUNS: tuple[Run, ...] = tuple(
+    Run(suit, Rank(top), length)
+    for length in (3, 4)
+    for suit in Suit
+    for top in range(length - 1, 9)
+)
+
+cards = st.sampled_from(DECK)
+suits = st.sampled_from(tuple(Suit))
+runs = st.sampled_from(ALL_RUNS)
+
+
+def rules_variants() -> st.SearchStrategy[Rules]:
+    """Any combination of head_plain / undertrump_optional / partner_exempt / team_runs /
+    half_bait_is_bait (the other options at their defaults)."""
+    return st.sampled_from(ALL_VARIANT_RULES)
+
+
+def trumps() -> st.SearchStrategy[Suit | str]:
+    """A trump as the engines accept it: a ``Suit`` or its letter (either case)."""
+    return st.one_of(suits, suits.map(str), suits.map(lambda suit: str(suit).lower()))
+
+
+def hands(min_size: int = 1, max_size: int = 9) -> st.SearchStrategy[list[Card]]:
+    """Distinct cards, in a random order."""
+    return st.lists(cards, min_size=min_size, max_size=max_size, unique=True)
+
+
+def card_forms(cards_: Sequence[Card]) -> st.SearchStrategy[list[Card] | list[str] | str]:
+    """The same cards as ``Card`` objects, as card texts, or as one string (ENGINE.md)."""
+    as_list = list(cards_)
+    return st.sampled_from(
+        [as_list, [str(card) for card in as_list], " ".join(str(card) for card in as_list)]
+    )
+
+
+#: docs/DECISIONS.md: points and scores accepted as input are whole numbers 0..2**30-1.
+MAX_POINTS = 2**30 - 1
+
+
+def points_pairs(max_points: int = 400) -> st.SearchStrategy[tuple[int, int]]:
+    """Two teams' points for a hand, including the exact ties (R6.4) and, now and then,
+    values up to the accepted limit (docs/DECISIONS.md)."""
+    single = st.integers(0, max_points)
+    return st.one_of(
+        st.tuples(st.integers(0, MAX_POINTS), st.integers(0, MAX_POINTS)),
+        st.integers(0, MAX_POINTS).map(lambda p: (p, p)),
+        st.tuples(single, single),
+        single.map(lambda p: (p, p)),
+        st.tuples(single, st.integers(-2, 2)).map(lambda t: (t[0], max(0, t[0] + t[1]))),
+        st.tuples(st.integers(0, 162), st.sampled_from([0, 20, 40, 50, 70, 100, 120])).map(
+            lambda t: (t[0] + t[1], 162 - t[0])  # a played-out hand: 162 plus runs and bella
+        ),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Reachable positions in a trick
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaySituation:
+    """The mover's ``hand`` (random order), the ``trick`` so far (0-3 cards, each legal for the
+    hand its player held), ``trump`` and ``rules``. ``earlier`` are the hands the earlier players
+    held before playing; all hands have the same size and are disjoint."""
+
+    hand: list[Card]
+    trick: list[Card]
+    trump: Suit
+    rules: Rules
+    earlier: tuple[tuple[Card, ...], ...]
+
+
+def _draw_hand(
+    draw: st.DrawFn, available: list[Card], size: int, void_in: Suit | None = None
+) -> list[Card]:
+    """``size`` cards from ``available``, often from only some suits (so voids are common),
+    and often void in ``void_in`` (the suit led, for the mover)."""
+    wanted = set(draw(st.sets(suits, min_size=1)))
+    if void_in is not None and draw(st.booleans()):
+        wanted.discard(void_in)
+    pool = [card for card in available if card.suit in wanted]
+    if len(pool) < size:
+        pool = available
+    return list(draw(st.permutations(pool))[:size])
+
+
+@st.composite
+def play_situations(
+    draw: st.DrawFn,
+    rules: st.SearchStrategy[Rules] | None = None,
+    min_trick: int = 0,
+    max_trick: int = 3,
+) -> PlaySituation:
+    """A reachable position: four disjoint equal hands, the first players of the trick have
+    played a legal card each, the next player (``hand``) is to move."""
+    rules_ = draw(rules_variants() if rules is None else rules)
+    trump = draw(suits)
+    played = draw(st.integers(min_trick, max_trick))
+    available = list(DECK)
+    if draw(st.booleans()):
+        # Focus on the trump and one or two other suits: ruffs, overtrumps, undertrumps and
+        # voids become common (smaller hands, as late in a hand).
+        focus = {trump} | draw(st.sets(suits, min_size=1, max_size=2))
+        available = [card for card in DECK if card.suit in focus]
+    size = draw(st.integers(1, min(9, len(available) // (played + 1))))
+    seat_hands: list[list[Card]] = []
+    trick: list[Card] = []
+    for seat in range(played + 1):  # the mover's hand is drawn last, to fit the trick
+        hand = _draw_hand(draw, available, size, trick[0].suit if trick else None)
+        available = [card for card in available if card not in hand]
+        seat_hands.append(hand)
+        if seat < played:
+            options = model_legal_plays(hand, trick, trump, rules_)
+            trick.append(draw(st.sampled_from(options)))
+    return PlaySituation(
+        hand=seat_hands[played],
+        trick=trick,
+        trump=trump,
+        rules=rules_,
+        earlier=tuple(tuple(hand) for hand in seat_hands[:played]),
+    )
+
+
+@st.composite
+def reachable_tricks(
+    draw: st.DrawFn, min_size: int = 1, max_size: int = 4
+) -> tuple[list[Card], Suit]:
+    """A trick of ``min_size``..``max_size`` cards played legally (any variants), with trump."""
+    situation = draw(play_situations(min_trick=min_size - 1, max_trick=max_size - 1))
+    options = model_legal_plays(situation.hand, situation.trick, situation.trump, situation.rules)
+    return [*situation.trick, draw(st.sampled_from(options))], situation.trump
+
+
+@st.composite
+def distinct_tricks(
+    draw: st.DrawFn, min_size: int = 1, max_size: int = 4
+) -> tuple[list[Card], Suit]:
+    """Any distinct cards as a trick (not necessarily reachable), with trump."""
+    return draw(hands(min_size, max_size)), draw(suits)
+
+
+# --------------------------------------------------------------------------------------------
+# Runs per seat
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatRuns:
+    """Four disjoint hands of at most 9 cards and the runs declared from each (a sublist of
+    its R4.1 runs, in random order)."""
+
+    hands: tuple[tuple[Card, ...], ...]
+    runs: list[list[Run]]
+    trump: Suit
+
+
+@st.composite
+def seat_runs(draw: st.DrawFn, declare_all: bool = False) -> SeatRuns:
+    """Hands built around random sequences (so runs and equal runs of two players are common),
+    filled up with random cards; each seat declares its runs (all, or a random sublist)."""
+    available = set(DECK)
+    shapes: list[tuple[int, int]] = []
+    hands_: list[tuple[Card, ...]] = []
+    declared: list[list[Run]] = []
+    for _ in range(4):
+        hand: set[Card] = set()
+        for _ in range(draw(st.integers(0, 2))):
+            suit = draw(suits)
+            if shapes and draw(st.booleans()):
+                length, top = draw(st.sampled_from(shapes))  # mirror another seat's sequence
+            else:
+                length = draw(st.integers(3, 9))
+                top = draw(st.integers(length - 1, 8))
+            chunk = {Card(suit, Rank(top - k)) for k in range(length)}
+            if chunk <= available and len(hand | chunk) <= 9:
+                hand |= chunk
+                available -= chunk
+                shapes.append((length, top))
+        room = min(9 - len(hand), len(available))
+        filler: list[Card] = []
+        if room:
+            pool = sorted(available)
+            filler = draw(st.lists(st.sampled_from(pool), unique=True, max_size=room))
+        hand |= set(filler)
+        available -= set(filler)
+        seat_list = model_find_runs(hand)
+        if not declare_all:
+            seat_list = [run for run in seat_list if draw(st.integers(0, 4)) > 0]
+        declared.append(list(draw(st.permutations(seat_list))))
+        hands_.append(tuple(sorted(hand)))
+    return SeatRuns(hands=tuple(hands_), runs=declared, trump=draw(suits))
+
+
+# --------------------------------------------------------------------------------------------
+# Whole hands and matches (game-level tests)
+# --------------------------------------------------------------------------------------------
+
+
+def game_rules(targets: Sequence[int] = (500,)) -> st.SearchStrategy[Rules]:
+    """Rules for ``HandState``/``MatchState`` (auto declarations, legal play enforced) with any
+    combination of the auction variants (dealer_may_pass, forced_at) and the play and scoring
+    variants (team_runs, head_plain, undertrump_optional, partner_exempt, half_bait_is_bait)."""
+    return st.builds(
+        Rules,
+        target=st.sampled_from(tuple(targets)),
+        dealer_may_pass=st.booleans(),
+        forced_at=st.one_of(st.none(), st.sampled_from((100, 250, 400))),
+        team_runs=st.booleans(),
+        head_plain=st.booleans(),
+        undertrump_optional=st.booleans(),
+        partner_exempt=st.booleans(),
+        half_bait_is_bait=st.booleans(),
+    )
+
+
+def score_pairs(high: int = 600) -> st.SearchStrategy[tuple[int, int]]:
+    """Match scores before a hand: random pairs, equal pairs, and pairs around the forced_at
+    values of ``game_rules`` (R3.4: both over, exactly equal, one just below)."""
+    single = st.integers(0, high)
+    near = st.sampled_from((99, 100, 101, 249, 250, 251, 399, 400, 401, 450))
+    return st.one_of(
+        st.tuples(single, single),
+        single.map(lambda s: (s, s)),
+        st.tuples(near, near),
+        st.tuples(near, single),
+        st.tuples(single, near),
+    )
+
+
+def planted_deal(rng: random.Random) -> list[list[Card]]:
+    """A deal (four lists of 9 cards in the order received) where equal-shaped runs are
+    planted in two seats' hands in different suits, so that equal runs of two players (R4.3
+    ties, trump against plain R4.2), long runs and several runs a seat are common."""
+    available = set(DECK)
+    hands_: list[list[Card]] = [[], [], [], []]
+    for _ in range(rng.randint(1, 3)):
+        length = rng.choice((3, 3, 4, 4, 5, 6, 7, 8))
+        top = rng.randint(length - 1, 8)
+        seats = rng.sample(range(4), 2)
+        suit_pair = rng.sample(list(Suit), 2)
+        for seat, suit in zip(seats, suit_pair, strict=True):
+            chunk = [Card(suit, Rank(top - k)) for k in range(length)]
+            if all(card in available for card in chunk) and len(hands_[seat]) + length <= 9:
+                hands_[seat] += chunk
+                available -= set(chunk)
+    rest = sorted(available)
+    rng.shuffle(rest)
+    for seat in range(4):
+        need = 9 - len(hands_[seat])
+        hands_[seat] += rest[:need]
+        rest = rest[need:]
+        rng.shuffle(hands_[seat])
+    return hands_
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """How to start a hand: dealer, rules, scores_before, and either a seed or a deal;
+    ``action_seed`` drives a ``random.Random`` that picks the actions, ``pass_bias`` the chance
+    of passing when a pass is legal (so that void hands and forced calls are common)."""
+
+    dealer: int
+    rules: Rules
+    scores_before: tuple[int, int]
+    seed: int | None
+    deal: list[list[Card]] | None
+    action_seed: int
+    pass_bias: float
+
+    def kwargs(self) -> dict[str, object]:
+        source: dict[str, object] = (
+            {"seed": self.seed} if self.deal is None else {"deal": [list(h) for h in self.deal]}
+        )
+        return {"rules": self.rules, "scores_before": self.scores_before, **source}
+
+
+RULE_FLAGS = (
+    "dealer_may_pass",
+    "team_runs",
+    "head_plain",
+    "undertrump_optional",
+    "partner_exempt",
+    "half_bait_is_bait",
+)
+FORCED_AT = (None, None, 100, 250, 400)
+NEAR_FORCED = (99, 100, 101, 249, 250, 251, 399, 400, 401, 450)
+
+
+def hand_setup_from_seed(seed: int) -> HandSetup:
+    """Everything about a random hand from one number (cheap for hypothesis to draw): dealer,
+    rules (any combination of the variants), scores_before (random, equal, or around the
+    forced_at values), a seeded deal or a planted one, the action seed and the pass bias."""
+    rng = random.Random(seed)
+    rules = Rules(
+        forced_at=rng.choice(FORCED_AT),
+        **{flag: rng.random() < 0.5 for flag in RULE_FLAGS},
+    )
+    shape = rng.randrange(4)
+    if shape == 0:
+        scores = (rng.randint(0, 600), rng.randint(0, 600))
+    elif shape == 1:
+        same = rng.choice((rng.randint(0, 600), *NEAR_FORCED))
+        scores = (same, same)
+    else:
+        scores = (rng.choice(NEAR_FORCED), rng.choice(NEAR_FORCED))
+        if shape == 3:
+            scores = (scores[0], rng.randint(0, 600))[:: rng.choice((1, -1))]
+    planted = rng.random() < 0.5
+    return HandSetup(
+        dealer=rng.randrange(4),
+        rules=rules,
+        scores_before=(scores[0], scores[1]),
+        seed=None if planted else rng.getrandbits(64),
+        deal=planted_deal(rng) if planted else None,
+        action_seed=rng.getrandbits(32),
+        pass_bias=rng.choice((0.0, 0.6, 0.95)),
+    )
+
+
+def hand_setups() -> st.SearchStrategy[HandSetup]:
+    """A random hand (see ``hand_setup_from_seed``)."""
+    return st.integers(0, 2**64 - 1).map(hand_setup_from_seed)
+
+
+def choose_action(ids: Sequence[int], rng: random.Random, pass_bias: float) -> int:
+    """A legal id: a pass with probability ``pass_bias`` when it is legal, else uniform."""
+    if 40 in ids and rng.random() < pass_bias:
+        return 40
+    return ids[rng.randrange(len(ids))]
