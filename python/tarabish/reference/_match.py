@@ -43,7 +43,9 @@ class MatchState:
         # None stands for the default, as in the Rust engine (docs/ENGINE.md).
         self._rules = engine_rules(Rules() if rules is None else rules)
         self._seed = seed_number(seed)
-        self._first_dealer = seat_number(0 if first_dealer is None else first_dealer, "first_dealer")
+        self._first_dealer = seat_number(
+            0 if first_dealer is None else first_dealer, "first_dealer"
+        )
         self._start_scores = score_pair((0, 0) if scores is None else scores, "scores")
         self._scores = self._start_scores
         self._hand_index = 0
