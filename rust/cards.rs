@@ -62,7 +62,7 @@ impl fmt::Display for Suit {
 impl FromStr for Suit {
     type Err = Error;
     fn from_str(text: &str) -> Result<Suit, Error> {
-        let mut chars = text.trim().chars();
+        let mut chars = text.trim_matches(|c: char| c.is_ascii_whitespace()).chars();
         match (chars.next().and_then(Suit::from_letter), chars.next()) {
             (Some(suit), None) => Ok(suit),
             _ => Err(Error::BadSuit(text.to_string())),
@@ -200,7 +200,10 @@ impl FromStr for Card {
     /// Rank then suit, any case, `10` for `T`: `"JH"`, `"10s"`, `"th"`.
     fn from_str(text: &str) -> Result<Card, Error> {
         let bad = || Error::BadCard(text.to_string());
-        let mut chars: Vec<char> = text.trim().chars().collect();
+        let mut chars: Vec<char> = text
+            .trim_matches(|c: char| c.is_ascii_whitespace())
+            .chars()
+            .collect();
         let suit = chars.pop().and_then(Suit::from_letter).ok_or_else(bad)?;
         let rank_letter = match chars.as_slice() {
             ['1', '0'] => 'T',
@@ -358,7 +361,7 @@ impl fmt::Display for CardSet {
 
 /// Parses space- or comma-separated card text, in order.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, Error> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
+    text.split(|c: char| c.is_ascii_whitespace() || c == ',')
         .filter(|word| !word.is_empty())
         .map(Card::from_str)
         .collect()

@@ -6,10 +6,23 @@ for ``T`` on input.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from enum import IntEnum
 
 from ._errors import InvalidInputError
+
+# Card text is ASCII (R0): only these count as blanks around or between cards, as in the Rust
+# core's `is_ascii_whitespace`, so both engines read exactly the same texts.
+_BLANKS = " \t\n\r\f"
+_SEPARATORS = re.compile(r"[ \t\n\r\f,]+")
+
+
+def _ascii_upper(text: str) -> str:
+    """``text`` without surrounding blanks, upper-cased; non-ASCII text stays as it is (and so
+    matches no letter: ``str.upper`` would turn the long s into S)."""
+    body = text.strip(_BLANKS)
+    return body.upper() if body.isascii() else body
 
 
 class Suit(IntEnum):
@@ -27,7 +40,7 @@ class Suit(IntEnum):
     def parse(cls, text: str) -> Suit:
         """``"H"`` (any case) to ``Suit.H``; anything else raises ``InvalidInputError``."""
         try:
-            return cls[text.strip().upper()]
+            return cls[_ascii_upper(text)]
         except (KeyError, AttributeError):
             raise InvalidInputError(
                 f"unknown suit {text!r}: expected one of C D H S (R0)"
@@ -56,7 +69,7 @@ class Rank(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """``"T"``, ``"10"``, ``"q"`` … to a rank; anything else raises ``InvalidInputError``."""
-        letter = text.strip().upper()
+        letter = _ascii_upper(text)
         if letter == "10":
             letter = "T"
         if len(letter) != 1 or letter not in _RANK_LETTERS:
@@ -144,7 +157,7 @@ class Card:
         """``"JH"``, ``"10s"``, ``"th"`` … to a card; anything else raises ``InvalidInputError``."""
         if not isinstance(text, str):
             raise InvalidInputError(f"a card is text like 'JH', got {text!r}")
-        body = text.strip()
+        body = text.strip(_BLANKS)
         if len(body) < 2:
             raise InvalidInputError(f"unknown card {text!r}: expected rank then suit, like 'JH'")
         try:
@@ -168,7 +181,9 @@ DECK: tuple[Card, ...] = _ALL_CARDS
 
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
     """``"JH 9H AS"`` (spaces or commas) or an iterable of card texts/cards, in the given order."""
-    items: Iterable[str | Card] = text.replace(",", " ").split() if isinstance(text, str) else text
+    items: Iterable[str | Card] = (
+        [word for word in _SEPARATORS.split(text) if word] if isinstance(text, str) else text
+    )
     return [item if isinstance(item, Card) else Card.parse(item) for item in items]
 
 

@@ -103,7 +103,9 @@ def score_pair(scores: Any, what: str) -> tuple[int, int]:
 
 
 def rules_value(rules: Any) -> Rules:
-    """A ``Rules`` object (R9), else ``InvalidInputError``."""
+    """A ``Rules`` object (R9; None stands for the defaults), else ``InvalidInputError``."""
+    if rules is None:
+        return Rules()
     if not isinstance(rules, Rules):
         raise InvalidInputError(f"rules must be a tarabish.Rules, got {rules!r}")
     return rules
