@@ -35,6 +35,7 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+settings.register_profile("probe", max_examples=2_000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 ENGINE_MODULES = {"rust": "tarabish", "reference": "tarabish.reference"}

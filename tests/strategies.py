@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from hypothesis import settings
 from hypothesis import strategies as st
 from tarabish import DECK, Card, Rank, Rules, Run, Suit
 
@@ -146,7 +147,7 @@ runs = st.sampled_from(ALL_RUNS)
 def rules_variants() -> st.SearchStrategy[Rules]:
     """Any combination of head_plain / undertrump_optional / partner_exempt / team_runs /
     half_bait_is_bait (the other options at their defaults)."""
-    return st.sampled_from(ALL_VARIANT_RULES)
+    return VARIANT_RULES
 
 
 def trumps() -> st.SearchStrategy[Suit | str]:
@@ -205,18 +206,32 @@ class PlaySituation:
     earlier: tuple[tuple[Card, ...], ...]
 
 
+def secondary() -> settings:
+    """Settings for properties that check ONE engine against the test's own model or for
+    crashes: a tenth of the profile's examples. The differential properties (Rust against the
+    reference) run the profile's full count (20,000 in ``ci``)."""
+    return settings(max_examples=max(30, settings.default.max_examples // 10))
+
+
+#: One number from which a composite strategy builds a whole example with ``random.Random``:
+#: a single cheap draw per example (building strategies inside a draw costs milliseconds),
+#: at the price of coarser shrinking. A failing example is still reproduced exactly.
+SEEDS = st.integers(0, 2**64 - 1)
+VARIANT_RULES = st.sampled_from(ALL_VARIANT_RULES)
+
+
 def _draw_hand(
-    draw: st.DrawFn, available: list[Card], size: int, void_in: Suit | None = None
+    rng: random.Random, available: list[Card], size: int, void_in: Suit | None = None
 ) -> list[Card]:
     """``size`` cards from ``available``, often from only some suits (so voids are common),
     and often void in ``void_in`` (the suit led, for the mover)."""
-    wanted = set(draw(st.sets(suits, min_size=1)))
-    if void_in is not None and draw(st.booleans()):
+    wanted = {suit for suit in Suit if rng.random() < 0.5} or {rng.choice(list(Suit))}
+    if void_in is not None and rng.random() < 0.5:
         wanted.discard(void_in)
     pool = [card for card in available if card.suit in wanted]
     if len(pool) < size:
         pool = available
-    return list(draw(st.permutations(pool))[:size])
+    return rng.sample(pool, size)
 
 
 @st.composite
@@ -228,25 +243,26 @@ def play_situations(
 ) -> PlaySituation:
     """A reachable position: four disjoint equal hands, the first players of the trick have
     played a legal card each, the next player (``hand``) is to move."""
-    rules_ = draw(rules_variants() if rules is None else rules)
-    trump = draw(suits)
-    played = draw(st.integers(min_trick, max_trick))
+    rules_ = draw(VARIANT_RULES if rules is None else rules)
+    rng = random.Random(draw(SEEDS))
+    trump = rng.choice(list(Suit))
+    played = rng.randint(min_trick, max_trick)
     available = list(DECK)
-    if draw(st.booleans()):
+    if rng.random() < 0.5:
         # Focus on the trump and one or two other suits: ruffs, overtrumps, undertrumps and
         # voids become common (smaller hands, as late in a hand).
-        focus = {trump} | draw(st.sets(suits, min_size=1, max_size=2))
+        focus = {trump, *rng.sample(list(Suit), rng.randint(1, 2))}
         available = [card for card in DECK if card.suit in focus]
-    size = draw(st.integers(1, min(9, len(available) // (played + 1))))
+    size = rng.randint(1, min(9, len(available) // (played + 1)))
     seat_hands: list[list[Card]] = []
     trick: list[Card] = []
     for seat in range(played + 1):  # the mover's hand is drawn last, to fit the trick
-        hand = _draw_hand(draw, available, size, trick[0].suit if trick else None)
+        hand = _draw_hand(rng, available, size, trick[0].suit if trick else None)
         available = [card for card in available if card not in hand]
         seat_hands.append(hand)
         if seat < played:
             options = model_legal_plays(hand, trick, trump, rules_)
-            trick.append(draw(st.sampled_from(options)))
+            trick.append(rng.choice(options))
     return PlaySituation(
         hand=seat_hands[played],
         trick=trick,
@@ -261,9 +277,18 @@ def reachable_tricks(
     draw: st.DrawFn, min_size: int = 1, max_size: int = 4
 ) -> tuple[list[Card], Suit]:
     """A trick of ``min_size``..``max_size`` cards played legally (any variants), with trump."""
-    situation = draw(play_situations(min_trick=min_size - 1, max_trick=max_size - 1))
+    situation = draw(_SITUATIONS_BY_TRICK[(min_size - 1, max_size - 1)])
     options = model_legal_plays(situation.hand, situation.trick, situation.trump, situation.rules)
-    return [*situation.trick, draw(st.sampled_from(options))], situation.trump
+    rng = random.Random(draw(SEEDS))
+    return [*situation.trick, rng.choice(options)], situation.trump
+
+
+# Built once: a strategy built inside a draw costs more than the example itself.
+_SITUATIONS_BY_TRICK = {
+    (low, high): play_situations(min_trick=low, max_trick=high)
+    for low in range(4)
+    for high in range(low, 4)
+}
 
 
 @st.composite
@@ -293,37 +318,36 @@ class SeatRuns:
 def seat_runs(draw: st.DrawFn, declare_all: bool = False) -> SeatRuns:
     """Hands built around random sequences (so runs and equal runs of two players are common),
     filled up with random cards; each seat declares its runs (all, or a random sublist)."""
+    rng = random.Random(draw(SEEDS))
     available = set(DECK)
     shapes: list[tuple[int, int]] = []
     hands_: list[tuple[Card, ...]] = []
     declared: list[list[Run]] = []
     for _ in range(4):
         hand: set[Card] = set()
-        for _ in range(draw(st.integers(0, 2))):
-            suit = draw(suits)
-            if shapes and draw(st.booleans()):
-                length, top = draw(st.sampled_from(shapes))  # mirror another seat's sequence
+        for _ in range(rng.randint(0, 2)):
+            suit = rng.choice(list(Suit))
+            if shapes and rng.random() < 0.5:
+                length, top = rng.choice(shapes)  # mirror another seat's sequence
             else:
-                length = draw(st.integers(3, 9))
-                top = draw(st.integers(length - 1, 8))
+                length = rng.randint(3, 9)
+                top = rng.randint(length - 1, 8)
             chunk = {Card(suit, Rank(top - k)) for k in range(length)}
             if chunk <= available and len(hand | chunk) <= 9:
                 hand |= chunk
                 available -= chunk
                 shapes.append((length, top))
         room = min(9 - len(hand), len(available))
-        filler: list[Card] = []
-        if room:
-            pool = sorted(available)
-            filler = draw(st.lists(st.sampled_from(pool), unique=True, max_size=room))
-        hand |= set(filler)
-        available -= set(filler)
+        filler = set(rng.sample(sorted(available), rng.randint(0, room))) if room else set()
+        hand |= filler
+        available -= filler
         seat_list = model_find_runs(hand)
         if not declare_all:
-            seat_list = [run for run in seat_list if draw(st.integers(0, 4)) > 0]
-        declared.append(list(draw(st.permutations(seat_list))))
+            seat_list = [run for run in seat_list if rng.randint(0, 4) > 0]
+        rng.shuffle(seat_list)
+        declared.append(seat_list)
         hands_.append(tuple(sorted(hand)))
-    return SeatRuns(hands=tuple(hands_), runs=declared, trump=draw(suits))
+    return SeatRuns(hands=tuple(hands_), runs=declared, trump=rng.choice(list(Suit)))
 
 
 # --------------------------------------------------------------------------------------------
