@@ -21,7 +21,7 @@ rust-test:
 	cargo test
 
 py-test:
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(PYTHON) -m pytest tests -p no:cacheprovider -n auto --durations=15
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(PYTHON) -m pytest tests -p no:cacheprovider -n auto --dist worksteal --durations=15
 
 # Every test, Rust and Python, after installing what they need.
 test: install lint rust-test py-test
