@@ -5,7 +5,7 @@
 //! "must beat" checks use a precomputed lane mask of the ranks above a strength, so legal plays
 //! are a handful of mask operations.
 
-use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::cards::{Card, CardSet, Suit};
 use crate::error::Error;
 use crate::variants::Rules;
 
@@ -165,11 +165,6 @@ impl TrickSoFar {
     pub fn winner(&self) -> usize {
         self.winner as usize
     }
-
-    #[inline]
-    pub fn has_trump(&self) -> bool {
-        self.best >= TRUMPED
-    }
 }
 
 /// Which part of R5.1 a held card breaks, if any: `"R5.1a"` (holding the suit led) or
@@ -285,24 +280,24 @@ pub fn distinct(cards: &[Card], what: &str) -> Result<CardSet, Error> {
     Ok(set)
 }
 
-/// Every rank of a suit, weakest first in that suit's trick order (R1.2).
-pub fn ranks_by_strength(trump: bool) -> [Rank; 9] {
-    let table = if trump {
-        &TRUMP_STRENGTH
-    } else {
-        &PLAIN_STRENGTH
-    };
-    let mut ranks = [Rank::Six; 9];
-    for rank in Rank::ALL {
-        ranks[table[rank.index()] as usize] = rank;
-    }
-    ranks
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::parse_cards;
+    use crate::cards::{parse_cards, Rank};
+
+    /// Every rank of a suit, weakest first in that suit's trick order (R1.2).
+    fn ranks_by_strength(trump: bool) -> [Rank; 9] {
+        let table = if trump {
+            &TRUMP_STRENGTH
+        } else {
+            &PLAIN_STRENGTH
+        };
+        let mut ranks = [Rank::Six; 9];
+        for rank in Rank::ALL {
+            ranks[table[rank.index()] as usize] = rank;
+        }
+        ranks
+    }
 
     fn set(text: &str) -> CardSet {
         parse_cards(text).unwrap().into_iter().collect()
