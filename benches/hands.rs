@@ -60,13 +60,19 @@ fn main() {
     let (one, summary_one) = hands_per_second(1, hands);
     let (all, summary_all) = hands_per_second(0, hands);
     assert_eq!(summary_one, summary_all, "threads do not change the result");
-    println!("random hands, 1 thread:   {one:>12.0} hands/s ({:.0} ns/hand)", 1e9 / one);
+    println!(
+        "random hands, 1 thread:   {one:>12.0} hands/s ({:.0} ns/hand)",
+        1e9 / one
+    );
     println!(
         "random hands, all threads: {all:>11.0} hands/s ({:.2}x one thread)",
         all / one
     );
 
-    let hand: CardSet = parse_cards("6S 7S 8S 9S AH KD QC JC").unwrap().into_iter().collect();
+    let hand: CardSet = parse_cards("6S 7S 8S 9S AH KD QC JC")
+        .unwrap()
+        .into_iter()
+        .collect();
     let trick = TrickSoFar::of(&parse_cards("TS JH").unwrap(), Suit::Spades);
     let rules = Rules::default();
     let expected = parse_cards("9S").unwrap()[0].bit();
