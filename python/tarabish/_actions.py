@@ -114,5 +114,8 @@ class Action:
         )
 
     def __str__(self) -> str:
-        arg = self.card if self.card is not None else self.suit
-        return f"{self.seat} {self.kind}" + ("" if arg is None else f" {arg}")
+        if self.card is not None:
+            return f"{self.seat} play {self.card}"
+        if self.suit is not None:
+            return f"{self.seat} call {self.suit.name}"
+        return f"{self.seat} pass"

@@ -86,10 +86,11 @@ class Card:
     equality, hashing and ``index`` cost next to nothing. Ordered by index (suit, then rank).
     """
 
-    __slots__ = ("index", "rank", "suit")
+    __slots__ = ("_text", "index", "rank", "suit")
     index: int
     suit: Suit
     rank: Rank
+    _text: str
 
     def __new__(cls, suit: Suit, rank: Rank) -> Card:
         if not isinstance(suit, Suit) or not isinstance(rank, Rank):
@@ -102,6 +103,7 @@ class Card:
         object.__setattr__(card, "index", index)
         object.__setattr__(card, "suit", Suit(index // 9))
         object.__setattr__(card, "rank", Rank(index % 9))
+        object.__setattr__(card, "_text", f"{_RANK_LETTERS[index % 9]}{Suit(index // 9).name}")
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -168,10 +170,10 @@ class Card:
             ) from None
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit}"
+        return self._text
 
     def __repr__(self) -> str:
-        return f"Card({self})"
+        return f"Card({self._text})"
 
 
 _ALL_CARDS: tuple[Card, ...] = tuple(Card._make(i) for i in range(36))

@@ -65,47 +65,61 @@ pub fn invalid(py: Python<'_>, message: impl Into<String>) -> PyErr {
     }
 }
 
-/// Interned Python objects (the 36 cards, the 4 suits) found by identity: a pointer hash
-/// into their index, checked against the object itself.
+/// Interned Python objects (the 36 cards, the 4 suits) found by identity: a collision-free
+/// multiplicative hash of their addresses into their index, checked against the object.
 struct Interned {
     objects: Py<PyTuple>,
-    shift: u32,
+    /// Odd multiplier of the hash; 0 when no multiplier tried was collision-free, and then a
+    /// lookup scans the objects (still exact, a little slower).
+    multiplier: usize,
     /// `slot -> index + 1`, 0 for an empty slot.
-    slots: [u8; 256],
+    slots: Box<[u8; SLOTS]>,
+}
+
+const SLOT_BITS: u32 = 10;
+const SLOTS: usize = 1 << SLOT_BITS;
+
+fn slot(pointer: usize, multiplier: usize) -> usize {
+    pointer.wrapping_mul(multiplier) >> (usize::BITS - SLOT_BITS)
 }
 
 impl Interned {
     fn new(objects: Bound<'_, PyTuple>) -> Interned {
         let pointers: Vec<usize> = objects.iter().map(|o| o.as_ptr() as usize).collect();
-        // Objects sit apart in memory, so some shift of their addresses spreads them over
-        // 256 slots without collision; without one every lookup misses and falls back.
-        let mut best = (0, [0u8; 256]);
-        for shift in 3..24 {
-            let mut slots = [0u8; 256];
+        let mut slots = Box::new([0u8; SLOTS]);
+        let mut multiplier = 0;
+        // 36 keys in 1024 slots: about half of all multipliers are collision-free.
+        let mut candidate: usize = 0x9E37_79B9_7F4A_7C15u64 as usize | 1;
+        for _ in 0..64 {
+            slots.fill(0);
             let fits = pointers.iter().enumerate().all(|(index, &p)| {
-                let slot = &mut slots[(p >> shift) & 255];
-                let free = *slot == 0;
-                *slot = index as u8 + 1;
+                let entry = &mut slots[slot(p, candidate)];
+                let free = *entry == 0;
+                *entry = index as u8 + 1;
                 free
             });
             if fits {
-                best = (shift, slots);
+                multiplier = candidate;
                 break;
             }
+            candidate = (crate::rng::mix64(candidate as u64) as usize) | 1;
         }
         Interned {
             objects: objects.unbind(),
-            shift: best.0 as u32,
-            slots: best.1,
+            multiplier,
+            slots,
         }
     }
 
     #[inline]
     fn index_of(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> Option<usize> {
-        let pointer = obj.as_ptr() as usize;
-        let found = self.slots[(pointer >> self.shift) & 255].checked_sub(1)? as usize;
-        let candidate = self.objects.bind(py).get_borrowed_item(found).ok()?;
-        candidate.is(obj).then_some(found)
+        let objects = self.objects.bind(py);
+        if self.multiplier == 0 {
+            return objects.iter_borrowed().position(|item| item.is(obj));
+        }
+        let found = self.slots[slot(obj.as_ptr() as usize, self.multiplier)].checked_sub(1)?;
+        let candidate = objects.get_borrowed_item(found as usize).ok()?;
+        candidate.is(obj).then_some(found as usize)
     }
 }
 

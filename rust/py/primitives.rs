@@ -159,8 +159,24 @@ pub fn py_outcome<'py>(
     py: Python<'py>,
     outcome: crate::scoring::Outcome,
 ) -> PyResult<Bound<'py, PyAny>> {
-    class(py, &OUTCOME_TYPE, "tarabish._views", "Outcome")?.call1((outcome.name(),))
+    use crate::scoring::Outcome;
+    let all = OUTCOMES.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
+        let outcome_type = class(py, &OUTCOME_TYPE, "tarabish._views", "Outcome")?;
+        let all: PyResult<Vec<_>> = [
+            Outcome::Made,
+            Outcome::Bait,
+            Outcome::HalfBait,
+            Outcome::Void,
+        ]
+        .iter()
+        .map(|outcome| outcome_type.call1((outcome.name(),)))
+        .collect();
+        Ok(PyTuple::new(py, all?)?.unbind())
+    })?;
+    all.bind(py).get_item(outcome as usize)
 }
+
+static OUTCOMES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
 
 /// R2.3-R2.4: four lists of nine cards in the order received, from a hand seed.
 #[pyfunction]

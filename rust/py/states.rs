@@ -16,7 +16,7 @@ use crate::matches::Match;
 use crate::observe::{
     announced, information_string, shown, unseen_kitty, visible_hand, write_tensor, TENSOR_SIZE,
 };
-use crate::state::{Hand, TrickRecord};
+use crate::state::{Hand, Phase, TrickRecord, NUM_ACTIONS};
 
 static ACTION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PHASE_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -29,12 +29,34 @@ static FLOAT32: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 // ---- views shared by both states -------------------------------------------------------
 
+static ACTIONS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+static PHASES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
+
+/// The Python `Action` of a seat and an id: every one of the 164 (immutable) values is built
+/// once and shared.
 fn py_action<'py>(py: Python<'py>, seat: u8, id: u8) -> PyResult<Bound<'py, PyAny>> {
-    class(py, &ACTION_TYPE, "tarabish._actions", "Action")?.call_method1("from_id", (id, seat))
+    let all = ACTIONS.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
+        let action_type = class(py, &ACTION_TYPE, "tarabish._actions", "Action")?;
+        let all: PyResult<Vec<_>> = (0..4u8)
+            .flat_map(|seat| (0..NUM_ACTIONS).map(move |id| (seat, id)))
+            .map(|(seat, id)| action_type.call_method1("from_id", (id, seat)))
+            .collect();
+        Ok(PyTuple::new(py, all?)?.unbind())
+    })?;
+    all.bind(py)
+        .get_item(seat as usize * NUM_ACTIONS as usize + id as usize)
 }
 
 fn py_phase<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
-    class(py, &PHASE_TYPE, "tarabish._actions", "Phase")?.call1((hand.phase().name(),))
+    let all = PHASES.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
+        let phase_type = class(py, &PHASE_TYPE, "tarabish._actions", "Phase")?;
+        let all: PyResult<Vec<_>> = [Phase::Auction, Phase::Play, Phase::Done]
+            .iter()
+            .map(|phase| phase_type.call1((phase.name(),)))
+            .collect();
+        Ok(PyTuple::new(py, all?)?.unbind())
+    })?;
+    all.bind(py).get_item(hand.phase() as usize)
 }
 
 /// The set bits of a mask (action ids), ascending.
