@@ -167,21 +167,36 @@ pub fn play_match(batch: &Batch, index: u64, summary: &mut Summary) {
 pub fn simulate(batch: &Batch, range: Range<u64>, matches: bool) -> Summary {
     range
         .into_par_iter()
-        .fold(Summary::default, |mut summary, index| {
-            if matches {
-                play_match(batch, index, &mut summary);
-            } else {
-                summary.record(&play_hand(batch, index));
-            }
-            summary
+        .fold(Summary::default, |summary, index| {
+            play_into(batch, index, matches, summary)
         })
         .reduce(Summary::default, Summary::add)
 }
 
-/// Like [`simulate`], on a pool of `threads` threads (0: all cores).
+/// Plays game `index` (a hand, or a match if `matches`) and adds it to `summary`.
+#[inline]
+fn play_into(batch: &Batch, index: u64, matches: bool, mut summary: Summary) -> Summary {
+    if matches {
+        play_match(batch, index, &mut summary);
+    } else {
+        summary.record(&play_hand(batch, index));
+    }
+    summary
+}
+
+/// Plays games `range` of the batch on the calling thread, in order.
+pub fn simulate_serial(batch: &Batch, range: Range<u64>, matches: bool) -> Summary {
+    range.fold(Summary::default(), |summary, index| {
+        play_into(batch, index, matches, summary)
+    })
+}
+
+/// Like [`simulate`], on `threads` threads (0: all cores; 1: the calling thread, no pool).
 pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usize) -> Summary {
-    if threads == 0 {
-        return simulate(batch, range, matches);
+    match threads {
+        0 => return simulate(batch, range, matches),
+        1 => return simulate_serial(batch, range, matches),
+        _ => {}
     }
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
         Ok(pool) => pool.install(|| simulate(batch, range, matches)),
@@ -204,10 +219,7 @@ mod tests {
     #[test]
     fn one_thread_and_many_give_the_same_summary() {
         let batch = batch([Bot::Random, Bot::Greedy, Bot::Random, Bot::Greedy]);
-        let serial = (0..500).fold(Summary::default(), |mut s, i| {
-            s.record(&play_hand(&batch, i));
-            s
-        });
+        let serial = simulate_serial(&batch, 0..500, false);
         assert_eq!(simulate_on(&batch, 0..500, false, 1), serial);
         assert_eq!(simulate_on(&batch, 0..500, false, 2), serial);
         let halves = simulate(&batch, 0..250, false) + simulate(&batch, 250..500, false);
