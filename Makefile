@@ -5,7 +5,6 @@ PYTHON ?= python3
 
 # Installs the package (release build of the Rust core) with the test tools.
 install:
-	$(PYTHON) -m pip install --quiet --upgrade pip
 	$(PYTHON) -m pip install --quiet -e ".[test]"
 
 lint:
