@@ -69,6 +69,8 @@ pub struct Hand {
     runs_points: u16,
     /// R4.5: the seat dealt the trump K and Q, and whether it has been credited.
     bella_seat: u8,
+    /// The trump K and Q when a seat holds both (R4.5), so a play tests one mask.
+    bella_cards: CardSet,
     bella_credited: bool,
     outcome: Option<Outcome>,
     score: [u32; 2],
@@ -115,6 +117,7 @@ impl Hand {
             runs_seat: NO_SEAT,
             runs_points: 0,
             bella_seat: NO_SEAT,
+            bella_cards: CardSet::EMPTY,
             bella_credited: false,
             outcome: None,
             score: [0; 2],
@@ -466,6 +469,9 @@ impl Hand {
             totals[seat] = points as u16;
             if has_bella(self.hands[seat], trump) {
                 self.bella_seat = seat as u8;
+                self.bella_cards = Card::new(trump, Rank::King)
+                    .bit()
+                    .union(Card::new(trump, Rank::Queen).bit());
             }
         }
         if let Some(seat) = run_winner(best) {
@@ -485,8 +491,8 @@ impl Hand {
         self.n_plays += 1;
         self.trick.push(card, self.trump);
         self.trick_points += card_points(card, self.trump) as u16;
-        if seat == self.bella_seat && card.suit() == self.trump {
-            self.maybe_credit_bella(card);
+        if self.bella_cards.contains(card) {
+            self.maybe_credit_bella();
         }
         if self.trick.len() < 4 {
             self.to_move = (seat + 1) % 4;
@@ -513,15 +519,11 @@ impl Hand {
 
     /// R4.5: bella is credited as the second of the trump K and Q is played.
     #[inline]
-    fn maybe_credit_bella(&mut self, card: Card) {
-        let other = match card.rank() {
-            Rank::King => Rank::Queen,
-            Rank::Queen => Rank::King,
-            _ => return,
-        };
-        if !self.hands[self.bella_seat as usize].contains(Card::new(self.trump, other)) {
+    fn maybe_credit_bella(&mut self) {
+        let holder = self.bella_seat as usize;
+        if self.hands[holder].intersect(self.bella_cards).is_empty() {
             self.bella_credited = true;
-            self.points[(self.bella_seat & 1) as usize] += 20;
+            self.points[holder & 1] += 20;
         }
     }
 }
