@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal
 
 from ._errors import InvalidInputError
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Rules:
     """Which variant of each rule is in force. Field names and defaults exactly as R9."""
 
@@ -24,8 +24,6 @@ class Rules:
     partner_exempt: bool = False
     half_bait_is_bait: bool = False
     enforce_legal_play: bool = True
-    # The options packed in one int for the Rust core (rust/py/), computed once.
-    _packed: int = field(init=False, repr=False, compare=False, hash=False, default=0)
 
     def __post_init__(self) -> None:
         for name in _OPTIONS:
@@ -59,6 +57,8 @@ class Rules:
         packed = self.target | ((self.forced_at or 0) << 16)
         for bit, flag in enumerate(flags):
             packed |= int(flag) << (32 + bit)
+        # The options packed in one int for the Rust core (rust/py/convert.rs), computed once;
+        # an instance attribute, not a field, so the fields are exactly R9's options.
         object.__setattr__(self, "_packed", packed)
 
     @property
@@ -85,5 +85,5 @@ class Rules:
         return cls(**options)
 
 
-_OPTIONS = tuple(f.name for f in fields(Rules) if not f.name.startswith("_"))
+_OPTIONS = tuple(f.name for f in fields(Rules))
 _DEFAULT = Rules()
