@@ -75,20 +75,6 @@ impl Runs {
         self.len == 0
     }
 
-    /// The points of all runs (R4.1).
-    pub fn points(&self) -> u32 {
-        self.as_slice().iter().map(|run| run.points()).sum()
-    }
-
-    /// R4.2 strength of the best run under `trump`, 0 with no run.
-    pub fn best_strength(&self, trump: Suit) -> u8 {
-        self.as_slice()
-            .iter()
-            .map(|run| run.strength(trump))
-            .max()
-            .unwrap_or(0)
-    }
-
     /// The points of the best run under `trump` (what an announcement reveals, R4.4), 0 if none.
     pub fn best_points(&self) -> u32 {
         // Runs are ordered fifties first, so the first run has the announced size.
@@ -181,7 +167,7 @@ pub fn compare_runs(a: Run, b: Run, trump: Suit) -> Ordering {
     a.strength(trump).cmp(&b.strength(trump))
 }
 
-/// R4.3: the seat whose best run (given as [`Runs::best_strength`], 0 for none) beats every
+/// R4.3: the seat whose best run (given as [`Run::strength`], 0 for none) beats every
 /// other seat's best, or `None` when no one has a run or the two best tie.
 #[inline]
 pub fn run_winner(best: [u8; 4]) -> Option<usize> {
@@ -248,10 +234,9 @@ mod tests {
             let set = CardSet(hand & CardSet::DECK.bits());
             for trump in Suit::ALL {
                 let runs = find_runs(set);
-                assert_eq!(
-                    runs_summary(set, trump),
-                    (runs.best_strength(trump), runs.points())
-                );
+                let best = runs.as_slice().iter().map(|r| r.strength(trump)).max();
+                let points = runs.as_slice().iter().map(|r| r.points()).sum();
+                assert_eq!(runs_summary(set, trump), (best.unwrap_or(0), points));
             }
         }
     }

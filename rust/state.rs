@@ -76,12 +76,11 @@ pub struct Hand {
     score: [u32; 2],
 }
 
-/// A view of a finished or running trick.
+/// A completed trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrickRecord {
     pub leader: u8,
     pub cards: [Card; 4],
-    pub len: u8,
     pub winner: u8,
     /// Card points, plus the 10 for the ninth trick (R1.4).
     pub points: u32,
@@ -445,7 +444,6 @@ impl Hand {
             let record = TrickRecord {
                 leader,
                 cards,
-                len: 4,
                 winner,
                 points: cards.iter().map(|&c| card_points(c, trump)).sum::<u32>() + last,
             };

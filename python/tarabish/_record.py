@@ -203,11 +203,9 @@ class UnfinishedHand:
             "caller": self.caller,
             "points": list(self.points),
             "score": None,
-            "runs": None
-            if self.runs is None
-            else {"seat": self.runs.seat, "points": self.runs.points},
+            "runs": None if self.runs is None else self.runs.to_dict(),
             "bella": self.bella,
-            "tricks": [{"winner": t.winner, "points": t.points} for t in self.tricks],
+            "tricks": [trick.to_dict() for trick in self.tricks],
         }
 
 

@@ -34,6 +34,10 @@ class TrickResult:
     winner: int
     points: int
 
+    def to_dict(self) -> dict[str, Any]:
+        """The record form (DESIGN.md ``result.tricks``)."""
+        return {"winner": self.winner, "points": self.points}
+
 
 @dataclass(frozen=True, slots=True)
 class RunsResult:
@@ -41,6 +45,10 @@ class RunsResult:
 
     seat: int
     points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form (DESIGN.md ``result.runs``)."""
+        return {"seat": self.seat, "points": self.points}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +71,9 @@ class HandResult:
             "caller": self.caller,
             "points": list(self.points),
             "score": list(self.score),
-            "runs": None
-            if self.runs is None
-            else {"seat": self.runs.seat, "points": self.runs.points},
+            "runs": None if self.runs is None else self.runs.to_dict(),
             "bella": self.bella,
-            "tricks": [{"winner": t.winner, "points": t.points} for t in self.tricks],
+            "tricks": [trick.to_dict() for trick in self.tricks],
         }
 
 

@@ -92,7 +92,7 @@ fn history<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyList>> {
 fn py_trick<'py>(py: Python<'py>, trick: TrickRecord) -> PyResult<Bound<'py, PyAny>> {
     class(py, &TRICK_TYPE, "tarabish._views", "TrickResult")?.call1((
         trick.leader,
-        py_card_tuple(py, &trick.cards[..trick.len as usize])?,
+        py_card_tuple(py, &trick.cards)?,
         trick.winner,
         trick.points,
     ))
@@ -234,6 +234,22 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
 
 fn json_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("tarabish._state_json")?.getattr(name)
+}
+
+/// A state's JSON text, written by `tarabish._state_json.<dump>`.
+fn dump_json(state: &Bound<'_, PyAny>, dump: &str) -> PyResult<String> {
+    json_helper(state.py(), dump)?.call1((state,))?.extract()
+}
+
+/// Pickle support: a state is rebuilt from its JSON text by `tarabish._state_json.<load>`.
+fn reduce_via_json<'py>(
+    state: &Bound<'py, PyAny>,
+    dump: &str,
+    load: &str,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let py = state.py();
+    let text = PyTuple::new(py, [dump_json(state, dump)?])?;
+    PyTuple::new(py, [json_helper(py, load)?, text.into_any()])
 }
 
 // ---- HandState -------------------------------------------------------------------------
@@ -401,24 +417,14 @@ impl PyHandState {
         Ok(information_string(&self.hand, seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        json_helper(slf.py(), "hand_to_json")?
-            .call1((slf,))?
-            .extract()
+        dump_json(slf.as_any(), "hand_to_json")
     }
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         json_helper(py, "hand_from_json")?.call1((text,))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let text = Self::to_json(slf)?;
-        PyTuple::new(
-            py,
-            [
-                json_helper(py, "hand_from_json")?,
-                PyTuple::new(py, [text])?.into_any(),
-            ],
-        )
+        reduce_via_json(slf.as_any(), "hand_to_json", "hand_from_json")
     }
     fn __repr__(&self) -> String {
         format!("<HandState {}>", self.hand.describe())
@@ -574,24 +580,14 @@ impl PyMatchState {
         Ok(information_string(self.game.hand(), seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        json_helper(slf.py(), "match_to_json")?
-            .call1((slf,))?
-            .extract()
+        dump_json(slf.as_any(), "match_to_json")
     }
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         json_helper(py, "match_from_json")?.call1((text,))
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let text = Self::to_json(slf)?;
-        PyTuple::new(
-            py,
-            [
-                json_helper(py, "match_from_json")?,
-                PyTuple::new(py, [text])?.into_any(),
-            ],
-        )
+        reduce_via_json(slf.as_any(), "match_to_json", "match_from_json")
     }
     fn __repr__(&self) -> String {
         let scores = self.game.scores();
