@@ -57,15 +57,15 @@ def test_simulate_bad_options_exit_2_with_one_line() -> None:
 
 def test_play_a_whole_match_from_standard_input() -> None:
     # Always the first legal action: the match must run to its end (R7.1).
-    done = run("play", "--seed", "5", stdin="0\n" * 400)
+    done = run("play", "--seed", "5", stdin="1\n" * 400)
     assert done.returncode == 0, done.stderr
-    assert "wins the match" in done.stdout
-    assert "hand over:" in done.stdout
+    assert "win the match" in done.stdout
+    assert "last hand:" in done.stdout
 
 
 def test_play_explains_an_illegal_card_and_goes_on() -> None:
     # Seat 0 answers the auction with a card: refused with the rule (R3.1), then it quits.
     done = run("play", "--seed", "5", stdin="JH\nq\n")
     assert done.returncode == 0, done.stderr
-    assert "R3.1" in done.stdout
+    assert "not allowed: R3.1" in done.stdout
     assert "bye" in done.stdout
