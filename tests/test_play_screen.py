@@ -116,7 +116,22 @@ def test_play_a_whole_match_on_a_terminal_screen() -> None:
     assert max(scores) >= 500  # R7.1
 
 
-def draw(screen: TableScreen) -> str:
+def draw(
+    state: tb.HandState,
+    seat: int,
+    options: tuple[Choice, ...] = (),
+    match_scores: tuple[int, int] = (0, 0),
+    hand_number: int = 0,
+) -> str:
+    """The table as ``seat`` sees it, in plain text 80 columns wide."""
+    screen = TableScreen(
+        view=state.observation(seat),
+        seating=Seating(seat),
+        match_scores=match_scores,
+        target=500,
+        hand_number=hand_number,
+        options=options,
+    )
     console = Console(file=io.StringIO(), width=80, record=True, color_system=None)
     console.print(render_table(screen))
     return console.export_text()
@@ -133,16 +148,7 @@ def test_a_stuck_dealer_is_not_offered_pass() -> None:
     state = stuck_dealer_state()
     options = choices(state.legal_actions())
     assert [option.text for option in options] == ["call C", "call D", "call H", "call S"]
-    text = draw(
-        TableScreen(
-            view=state.observation(0),
-            seating=Seating(0),
-            match_scores=(120, 85),
-            target=500,
-            hand_number=2,
-            options=options,
-        )
-    )
+    text = draw(state, 0, options, match_scores=(120, 85), hand_number=2)
     assert "1) call C  2) call D  3) call H  4) call S" in text
     assert "pass)" not in text and ") pass" not in text
     assert "no pass: the dealer must call here (R3.2" in text
@@ -156,16 +162,7 @@ def test_a_stuck_dealer_is_not_offered_pass() -> None:
 def test_the_screen_shows_only_the_seat_s_own_cards() -> None:
     state = tb.HandState(dealer=0, seed=8)
     state.apply("1 call H")
-    text = draw(
-        TableScreen(
-            view=state.observation(2),
-            seating=Seating(2),
-            match_scores=(0, 0),
-            target=500,
-            hand_number=0,
-            options=(),
-        )
-    )
+    text = draw(state, 2)
     own = {str(card) for card in state.hands[2]}
     shown = set(re.findall(r"\b[6-9TJQKA][CDHS]\b", text))
     assert own <= shown
