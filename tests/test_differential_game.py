@@ -44,7 +44,7 @@ FULL_HAND_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 100 hands, every check
 MATCH_EXAMPLES = max(8, BASE_EXAMPLES // 80)  # ci: 250 matches
 PLAYOUT_EXAMPLES = max(25, BASE_EXAMPLES // 8)  # ci: 2 500 examples, 10 000 playouts
 
-OUT_OF_RANGE = (-1, 41, 100, 2**63, -(2**70))
+OUT_OF_RANGE = (-1, 46, 100, 2**63, -(2**70))
 
 
 # --------------------------------------------------------------------------------------------

@@ -176,11 +176,16 @@ def test_hand_errors() -> None:
     with pytest.raises(InvalidInputError):
         HandState(0, seed=1, rules=Rules(enforce_legal_play=False))
     state = HandState(0, seed=1)
-    for bad in (41, -1, True, 1.5, "nonsense"):
+    for bad in (46, -1, True, 1.5, "nonsense"):
         with pytest.raises(InvalidInputError):
             state.apply(bad)  # type: ignore[arg-type]
     before = state.to_json()
-    for action, rule in ((0, "R3.1"), ("2 pass", "R3.1"), (Action.pass_(3), "R3.1")):
+    refusals = [(0, "R3.1"), ("2 pass", "R3.1"), (Action.pass_(3), "R3.1")]
+    # docs/TABLE.md "Refusals": the table verbs do not exist in auto mode with legal play
+    # enforced, whoever takes them.
+    refusals += [(41, "R4.4"), ("3 show", "R4.4"), ("1 bella", "R4.5")]
+    refusals += [("2 misplay", "R8.2"), (45, "R8.3")]
+    for action, rule in refusals:
         with pytest.raises(IllegalActionError) as caught:
             state.apply(action)
         assert caught.value.rule == rule

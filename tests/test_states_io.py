@@ -532,11 +532,14 @@ def test_bad_seats_and_actions_are_invalid_input(engine: ModuleType) -> None:
         expect_invalid(lambda seat=seat: state.observation(seat))
         expect_invalid(lambda seat=seat: state.information_state_tensor(seat))
         expect_invalid(lambda seat=seat: state.information_state_string(seat))
-    for action in (-1, 41, 2**64, True, 40.0, None, "0 pas", "9 pass", "0 call X", "0 play 5C", ""):
+    for action in (-1, 46, 2**64, True, 40.0, None, "0 pas", "9 pass", "0 call X", "0 play 5C", ""):
         expect_invalid(lambda action=action: state.apply(action))
     assert state.to_json() == before
-    for action in ("0 announce", "0 bella", "0 misplay", "0 throw"):  # table mode (R8)
-        expect_invalid(lambda action=action: state.apply(action))
+    # Table verbs in auto mode with legal play enforced: refused, nothing changes (the rule each
+    # names is pinned in tests/test_table_rules.py).
+    for action in ("0 announce", "0 bella", "0 misplay", "0 throw", 41):
+        with pytest.raises(TarabishError):
+            state.apply(action)
     assert state.to_json() == before
 
 

@@ -26,7 +26,16 @@ from ._record import RecordError, replay, to_record
 from ._rules import Rules
 from ._runs import Run
 from ._simulate import Summary, simulate
-from ._views import HandResult, Observation, Outcome, RunsResult, TrickResult
+from ._views import (
+    CallResult,
+    HandResult,
+    Misplay,
+    Observation,
+    Outcome,
+    RunsResult,
+    TableView,
+    TrickResult,
+)
 
 __version__ = "0.1.0"
 
@@ -35,12 +44,14 @@ __all__ = [
     "TENSOR_SIZE",
     "Action",
     "ActionKind",
+    "CallResult",
     "Card",
     "HandResult",
     "HandState",
     "IllegalActionError",
     "InvalidInputError",
     "MatchState",
+    "Misplay",
     "Observation",
     "Outcome",
     "Phase",
@@ -51,6 +62,7 @@ __all__ = [
     "RunsResult",
     "Suit",
     "Summary",
+    "TableView",
     "TarabishError",
     "TrickResult",
     "__version__",

@@ -1,8 +1,9 @@
 """Actions and phases of a hand, with the dense action ids of RULES.md R0.
 
-Ids: 0-35 play the card of that index; 36-39 call trump C, D, H, S; 40 pass.
+Ids: 0-35 play the card of that index; 36-39 call trump C, D, H, S; 40 pass; table mode
+(R8, docs/TABLE.md): 41 announce, 42 show, 43 bella, 44 misplay, 45 throw.
 Text form (the record format of DESIGN.md): ``"<seat> pass"``, ``"<seat> call H"``,
-``"<seat> play JH"``.
+``"<seat> play JH"``, ``"<seat> announce"`` (and the other table verbs, which take no argument).
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from ._errors import InvalidInputError
 
 CALL_BASE = 36
 PASS_ID = 40
-NUM_ACTIONS = 41
+ANNOUNCE_ID = 41
+SHOW_ID = 42
+BELLA_ID = 43
+MISPLAY_ID = 44
+THROW_ID = 45
+NUM_ACTIONS = 46
 
 
 class Phase(Enum):
@@ -30,18 +36,38 @@ class Phase(Enum):
 
 
 class ActionKind(Enum):
+    """The verb of an action: the auction's (R3), a card (R5), or table mode's (R4.4, R4.5, R8)."""
+
     PASS = "pass"
     CALL = "call"
     PLAY = "play"
+    ANNOUNCE = "announce"
+    SHOW = "show"
+    BELLA = "bella"
+    MISPLAY = "misplay"
+    THROW = "throw"
 
     def __str__(self) -> str:
         return self.value
 
 
+_TABLE_IDS = {
+    ActionKind.ANNOUNCE: ANNOUNCE_ID,
+    ActionKind.SHOW: SHOW_ID,
+    ActionKind.BELLA: BELLA_ID,
+    ActionKind.MISPLAY: MISPLAY_ID,
+    ActionKind.THROW: THROW_ID,
+}
+_TABLE_KINDS = {action_id: kind for kind, action_id in _TABLE_IDS.items()}
+_TABLE_BY_VERB = {kind.value: kind for kind in _TABLE_IDS}
+TABLE_VERBS = tuple(_TABLE_BY_VERB)
+"""The table-mode verbs, in id order (docs/TABLE.md)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One player's action. Build with ``Action.play``, ``Action.call``, ``Action.pass_``,
-    ``Action.from_id`` or ``Action.parse``."""
+    ``Action.table`` (the table-mode verbs), ``Action.from_id`` or ``Action.parse``."""
 
     seat: int
     kind: ActionKind
@@ -69,30 +95,45 @@ class Action:
     def pass_(cls, seat: int) -> Action:
         return cls(seat, ActionKind.PASS)
 
+    @classmethod
+    def table(cls, seat: int, verb: ActionKind | str) -> Action:
+        """A table-mode action (``"announce"``, ``"show"``, ``"bella"``, ``"misplay"``,
+        ``"throw"``), which takes no card or suit."""
+        kind = verb if isinstance(verb, ActionKind) else _TABLE_BY_VERB.get(verb)
+        if kind is None or kind not in _TABLE_IDS:
+            raise InvalidInputError(f"{verb!r} is not a table-mode verb ({', '.join(TABLE_VERBS)})")
+        return cls(seat, kind)
+
     @property
     def id(self) -> int:
-        """The dense action id (R0)."""
+        """The dense action id (R0, docs/TABLE.md)."""
         if self.card is not None:
             return self.card.index
         if self.suit is not None:
             return CALL_BASE + int(self.suit)
-        return PASS_ID
+        if self.kind is ActionKind.PASS:
+            return PASS_ID
+        return _TABLE_IDS[self.kind]
 
     @classmethod
     def from_id(cls, action_id: int, seat: int) -> Action:
+        """The action of ``seat`` with the dense id ``action_id`` (0..45)."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise InvalidInputError(f"an action id is an int 0..40 (R0), got {action_id!r}")
+            raise InvalidInputError(f"an action id is an int 0..45 (R0), got {action_id!r}")
         if 0 <= action_id < CALL_BASE:
             return cls.play(seat, Card.from_index(action_id))
         if CALL_BASE <= action_id < PASS_ID:
             return cls.call(seat, Suit(action_id - CALL_BASE))
         if action_id == PASS_ID:
             return cls.pass_(seat)
-        raise InvalidInputError(f"action id {action_id} is not in 0..40 (R0)")
+        if PASS_ID < action_id < NUM_ACTIONS:
+            return cls(seat, _TABLE_KINDS[action_id])
+        raise InvalidInputError(f"action id {action_id} is not in 0..45 (R0)")
 
     @classmethod
     def parse(cls, text: str) -> Action:
-        """``"2 call H"``, ``"1 play 6S"``, ``"0 pass"``; raises ``InvalidInputError`` otherwise."""
+        """``"2 call H"``, ``"1 play 6S"``, ``"0 pass"``, ``"3 announce"`` (any table verb);
+        raises ``InvalidInputError`` otherwise."""
         if not isinstance(text, str):
             raise InvalidInputError(f"an action is text like '2 call H', got {text!r}")
         words = text.split()
@@ -105,12 +146,11 @@ class Action:
             return cls.call(seat, args[0])
         if verb == "play" and len(args) == 1:
             return cls.play(seat, args[0])
-        if verb in ("announce", "show", "bella", "misplay", "throw"):
-            raise InvalidInputError(
-                f"action {text!r}: table-mode verb {verb!r} (R8) is not supported yet"
-            )
+        if verb in TABLE_VERBS and not args:
+            return cls.table(seat, verb)
         raise InvalidInputError(
-            f"malformed action {text!r}: verbs are pass, call <suit>, play <card>"
+            f"malformed action {text!r}: verbs are pass, call <suit>, play <card>, "
+            f"and in table mode {', '.join(TABLE_VERBS)}"
         )
 
     def __str__(self) -> str:
@@ -118,4 +158,4 @@ class Action:
             return f"{self.seat} play {self.card}"
         if self.suit is not None:
             return f"{self.seat} call {self.suit.name}"
-        return f"{self.seat} pass"
+        return f"{self.seat} {self.kind.value}"

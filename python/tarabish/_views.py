@@ -1,5 +1,6 @@
-"""Read-only views of a hand: its result (RULES.md R6, DESIGN.md ``result``) and what one seat
-may know (R2.4, R4.4 auto mode, R4.5). Both engines build these same values."""
+"""Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, DESIGN.md ``result``), what one
+seat may know (R2.4, R4.4 auto mode, R4.5) and what a person at a table sees (R8.4,
+docs/TABLE.md). Both engines build these same values."""
 
 from __future__ import annotations
 
@@ -13,12 +14,14 @@ from ._runs import Run
 
 
 class Outcome(Enum):
-    """How a hand ended (R6.2-R6.4, R3.3)."""
+    """How a hand ended (R6.2-R6.4, R3.3), or the call that ended it (R8.2, R8.3)."""
 
     MADE = "made"
     BAIT = "bait"
     HALF_BAIT = "half_bait"
     VOID = "void"
+    MISPLAY = "misplay"
+    THROW_IN = "throw_in"
 
     def __str__(self) -> str:
         return self.value
@@ -52,8 +55,48 @@ class RunsResult:
 
 
 @dataclass(frozen=True, slots=True)
+class Misplay:
+    """A play that broke R5.1 (R8.1): the seat, its card and the trick's index (0-8)."""
+
+    seat: int
+    card: Card
+    trick: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record and event form (docs/TABLE.md "Results")."""
+        return {"seat": self.seat, "card": str(self.card), "trick": self.trick}
+
+
+@dataclass(frozen=True, slots=True)
+class CallResult:
+    """The call that ended a hand (R8.2, R8.3): ``verb`` ``"misplay"`` or ``"throw"``, the
+    calling ``seat``, whether a misplay call was ``correct`` (None for a throw), the ``team``
+    awarded the ``count``, and every misplay made in the hand so far, in play order (empty for
+    a throw)."""
+
+    verb: str
+    seat: int
+    correct: bool | None
+    team: int
+    count: int
+    misplays: tuple[Misplay, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record form (docs/TABLE.md "Results")."""
+        return {
+            "verb": self.verb,
+            "seat": self.seat,
+            "correct": self.correct,
+            "team": self.team,
+            "count": self.count,
+            "misplays": [misplay.to_dict() for misplay in self.misplays],
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
-    """The result of a finished hand; ``to_dict`` is DESIGN.md's record ``result``."""
+    """The result of a finished hand; ``to_dict`` is DESIGN.md's record ``result``. ``call`` is
+    set only for a hand ended by a call (R8.2, R8.3)."""
 
     outcome: Outcome
     trump: Suit | None
@@ -63,9 +106,12 @@ class HandResult:
     runs: RunsResult | None
     bella: int | None
     tricks: tuple[TrickResult, ...]
+    call: CallResult | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The record form; the key ``"call"`` only when the hand ended by a call, so auto-mode
+        records are unchanged."""
+        record: dict[str, Any] = {
             "outcome": self.outcome.value,
             "trump": None if self.trump is None else str(self.trump),
             "caller": self.caller,
@@ -75,6 +121,9 @@ class HandResult:
             "bella": self.bella,
             "tricks": [trick.to_dict() for trick in self.tricks],
         }
+        if self.call is not None:
+            record["call"] = self.call.to_dict()
+        return record
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +157,75 @@ class Observation:
     bella: int | None
     points: tuple[int, int]
     hand_sizes: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """What a person at ``seat`` sees on the table now (R8.4, docs/TABLE.md "The table view").
+
+    ``scores`` are the match scores before this hand; ``trick`` the current trick's cards in play
+    order; ``last_trick`` the last completed trick only (earlier tricks are turned down);
+    ``tricks_won`` the number of completed tricks each team took; ``announced[s]`` the size seat
+    s announced; ``shown[s]`` the cards of every run s showed (by index; a late twenty: its three
+    cards); ``bella`` the seat credited with bella, ``bella_forfeited`` the seat whose bella was
+    lost as table talk (R4.5); ``points`` the team points credited so far; ``allowed`` and
+    ``legal`` the seat's action ids now (docs/TABLE.md "Allowed and legal").
+    """
+
+    seat: int
+    dealer: int
+    phase: Phase
+    to_move: int | None
+    scores: tuple[int, int]
+    hand: tuple[Card, ...]
+    unseen_kitty: int
+    auction: tuple[Action, ...]
+    trump: Suit | None
+    caller: int | None
+    trick_leader: int | None
+    trick: tuple[Card, ...]
+    last_trick: TrickResult | None
+    tricks_won: tuple[int, int]
+    announced: tuple[int | None, int | None, int | None, int | None]
+    shown: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
+    bella: int | None
+    bella_forfeited: int | None
+    points: tuple[int, int]
+    hand_sizes: tuple[int, int, int, int]
+    allowed: tuple[int, ...]
+    legal: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form of docs/TABLE.md "The table view"."""
+        last = self.last_trick
+        return {
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "phase": self.phase.value,
+            "to_move": self.to_move,
+            "scores": list(self.scores),
+            "hand": [str(card) for card in self.hand],
+            "unseen_kitty": self.unseen_kitty,
+            "auction": [str(action) for action in self.auction],
+            "trump": None if self.trump is None else str(self.trump),
+            "caller": self.caller,
+            "trick_leader": self.trick_leader,
+            "trick": [str(card) for card in self.trick],
+            "last_trick": None
+            if last is None
+            else {
+                "leader": last.leader,
+                "cards": [str(card) for card in last.cards],
+                "winner": last.winner,
+                "points": last.points,
+            },
+            "tricks_won": list(self.tricks_won),
+            "announced": list(self.announced),
+            "shown": [[str(card) for card in cards] for cards in self.shown],
+            "bella": self.bella,
+            "bella_forfeited": self.bella_forfeited,
+            "points": list(self.points),
+            "hand_sizes": list(self.hand_sizes),
+            "allowed": list(self.allowed),
+            "legal": list(self.legal),
+        }

@@ -47,6 +47,15 @@ BELLA_POINTS = 20  # R4.5
 PLAYS_BEFORE_RUNS = 8  # R4.4 auto mode: runs are known once every player has played twice
 
 
+_TABLE_RULES = {
+    ActionKind.ANNOUNCE: ("R4.4", "declarations are automatic (declarations='auto')"),
+    ActionKind.SHOW: ("R4.4", "declarations are automatic (declarations='auto')"),
+    ActionKind.BELLA: ("R4.5", "bella is automatic (declarations='auto')"),
+    ActionKind.MISPLAY: ("R8.2", "legal play is enforced (enforce_legal_play=True)"),
+    ActionKind.THROW: ("R8.3", "legal play is enforced (enforce_legal_play=True)"),
+}
+
+
 def forced_team(rules: Rules, scores_before: tuple[int, int]) -> int | None:
     """R3.4: the team that must call (``forced_at``): the team with at least that many points;
     if both have, the higher; at equal scores neither."""
@@ -261,14 +270,14 @@ class HandState:
         self._perform(checked)
 
     def _action_of(self, action: Any) -> Action:
-        """An ``Action``, an id 0..40 or action text to an ``Action`` (InvalidInputError else)."""
+        """An ``Action``, an id 0..45 or action text to an ``Action`` (InvalidInputError else)."""
         if isinstance(action, Action):
             return action
         if isinstance(action, str):
             return Action.parse(action)
         if isinstance(action, bool | np.bool_) or not isinstance(action, numbers.Integral):
             raise InvalidInputError(
-                f"an action is an Action, an id 0..40 or text like '2 call H', got {action!r}"
+                f"an action is an Action, an id 0..45 or text like '2 call H', got {action!r}"
             )
         action = whole_number(int(action), "an action id (R0)", 0, NUM_ACTIONS - 1)
         if self._to_move is None:
@@ -284,6 +293,10 @@ class HandState:
 
     def _problem(self, action: Action) -> tuple[str, str] | None:
         """Why ``action`` is forbidden now (rule id as docs/ENGINE.md's table, explanation)."""
+        if action.kind in _TABLE_RULES:
+            # The engine plays auto mode with legal play enforced only: these verbs do not
+            # exist in that game (docs/TABLE.md "Refusals").
+            return _TABLE_RULES[action.kind]
         if self._phase is Phase.DONE:
             return "R5.3", "the hand is over"
         seat = action.seat
