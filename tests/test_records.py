@@ -1,8 +1,9 @@
 """Game records (``tarabish-record/1``) and ``tarabish replay`` (DESIGN.md, docs/RECORDS.md).
 
-- every golden record in tests/golden/ replays on both engines to exactly its ``expected``
-  output (byte for byte on the canonical dump), and the goldens are up to date with
-  tests/golden/make_golden.py;
+- every golden record in tests/golden/ (a plain record with its expected results) replays on
+  both engines to exactly itself (byte for byte), passes ``tarabish replay --check`` on both
+  engines, and the goldens are up to date with tests/golden/make_golden.py; a golden with one
+  altered result fails ``--check`` (exit 1) naming the hand and the field;
 - bad records (malformed JSON, wrong format, missing or malformed fields, bad deals, illegal
   or malformed actions, table-mode verbs, hands that are not consecutive) raise ``RecordError``
   with a one-line message naming the hand, the action index, the action and the rule, and make
@@ -43,14 +44,25 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load(name: str) -> dict[str, Any]:
+    """A golden file: a record with its expected results (the output of ``tarabish replay``)."""
     data: dict[str, Any] = json.loads((GOLDEN / f"{name}.json").read_text())
+    return data
+
+
+def record_of(name: str) -> dict[str, Any]:
+    """A golden's plain record: the golden without its results."""
+    data = load(name)
+    for key in ("totals", "winner"):
+        del data[key]
+    for hand in data["hands"]:
+        del hand["result"]
     return data
 
 
 def good_record() -> dict[str, Any]:
     """made_plain: dealer 0, '1 call C', trick 0 is '1 play 9D', '2 play 7D', '3 play JD',
     '0 play TD'; action 30 is '2 play AC' (seat 2 void in diamonds, holding AC and JH)."""
-    return copy.deepcopy(load("made_plain")["record"])
+    return copy.deepcopy(record_of("made_plain"))
 
 
 # -- golden records ------------------------------------------------------------------------------
@@ -59,7 +71,7 @@ def good_record() -> dict[str, Any]:
 def test_golden_files_exist_and_cover_the_outcomes() -> None:
     hands = []
     for path in GOLDEN_FILES:
-        hands.extend(json.loads(path.read_text())["expected"]["hands"])
+        hands.extend(json.loads(path.read_text())["hands"])
     assert len(hands) >= 20
     outcomes = {hand["result"].get("outcome") for hand in hands}
     assert {"made", "bait", "half_bait", "void"} <= outcomes
@@ -69,12 +81,76 @@ def test_golden_files_exist_and_cover_the_outcomes() -> None:
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("path", GOLDEN_FILES, ids=[p.stem for p in GOLDEN_FILES])
 def test_golden_replays_exactly(path: Path, engine: str) -> None:
-    golden = json.loads(path.read_text())
-    output = replay(golden["record"], engine)
-    assert dump_output(output) == dump_output(golden["expected"])
-    # from JSON text too, and the output replays to itself (results are recomputed)
-    assert replay(json.dumps(golden["record"]), engine) == output
-    assert replay(dump_output(output), engine) == output
+    text = path.read_text()
+    # the stored results are ignored and recomputed: the plain record gives the same output
+    assert dump_output(replay(text, engine)) == text
+    assert dump_output(replay(record_of(path.stem), engine)) == text
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_golden_passes_replay_check(engine: str) -> None:
+    completed = run_cli("--check", "--engine", engine, *map(str, GOLDEN_FILES))
+    assert completed.returncode == 0, completed.stderr
+    assert completed.stderr == ""
+    assert len(completed.stdout.splitlines()) == len(GOLDEN_FILES)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("name", "path", "altered", "field"),
+    [
+        ("match_both_over_500", ("hands", 1, "result", "score", 0), 999, "hand 1: result.score[0]"),
+        ("runs_won", ("hands", 0, "result", "runs", "seat"), 3, "hand 0: result.runs.seat"),
+        (
+            "bella",
+            ("hands", 0, "result", "tricks", 4, "points"),
+            0,
+            "hand 0: result.tricks[4].points",
+        ),
+        ("half_bait", ("hands", 0, "result", "outcome"), "made", "hand 0: result.outcome"),
+        ("tie_at_500_plays_on", ("totals", 1), 1, "record: totals[1]"),
+    ],
+    ids=["score", "runs seat", "trick points", "outcome", "totals"],
+)
+def test_replay_check_names_the_hand_and_field_of_an_altered_result(
+    tmp_path: Path, engine: str, name: str, path: tuple[Any, ...], altered: Any, field: str
+) -> None:
+    golden = load(name)
+    *keys, last = path
+    parent: Any = golden
+    for key in keys:
+        parent = parent[key]
+    right = parent[last]
+    assert right != altered
+    parent[last] = altered
+    bad = tmp_path / f"{name}.json"
+    bad.write_text(dump_output(golden))
+    completed = run_cli("--check", "--engine", engine, str(bad))
+    assert completed.returncode == 1
+    assert completed.stdout == ""
+    assert completed.stderr.splitlines() == [
+        f"tarabish replay: {bad}: {field} is {json.dumps(altered)} in the record, "
+        f"the replay gives {json.dumps(right)}"
+    ]
+
+
+def test_replay_check_wants_every_result_stored(tmp_path: Path) -> None:
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps(record_of("made_plain")))
+    completed = run_cli("--check", str(plain))
+    assert completed.returncode == 1
+    assert f"{plain}: hand 0: result is missing in the record" in completed.stderr
+    assert f"{plain}: record: totals is missing in the record" in completed.stderr
+
+
+def test_replay_check_of_an_illegal_record_exits_2(tmp_path: Path) -> None:
+    golden = load("made_plain")
+    golden["hands"][0]["actions"][30] = "2 play JH"  # R5.1b: seat 2 is void in diamonds
+    bad = tmp_path / "illegal.json"
+    bad.write_text(json.dumps(golden))
+    completed = run_cli("--check", str(bad))
+    assert completed.returncode == 2
+    assert completed.stderr.startswith('tarabish replay: hand 0, action 30 ("2 play JH"): R5.1b')
 
 
 def test_goldens_are_up_to_date() -> None:
@@ -93,7 +169,7 @@ def test_goldens_are_up_to_date() -> None:
 def test_variant_goldens_need_their_variant(name: str, engine: str) -> None:
     """These goldens hold plays that only their variant allows: under the default rules the
     same record breaks R5.1b (a player void in the suit led must trump / play to beat)."""
-    rec = load(name)["record"]
+    rec = record_of(name)
     rec["rules"] = {}
     with pytest.raises(RecordError) as caught:
         replay(rec, engine)
@@ -104,7 +180,7 @@ def test_variant_goldens_need_their_variant(name: str, engine: str) -> None:
 
 
 def test_parse_record_gives_typed_hands() -> None:
-    rec = parse_record(json.dumps(load("forced_other_team")["record"]))
+    rec = parse_record(json.dumps(record_of("forced_other_team")))
     assert rec.rules == Rules(forced_at=400)
     hand = rec.hands[0]
     assert hand.dealer == 0 and hand.scores_before == (410, 430)
@@ -120,7 +196,7 @@ def test_defaults_and_canonical_text() -> None:
     rec["hands"][0]["deal"][0] = rec["hands"][0]["deal"][0].lower().replace("t", "10")
     out = replay(rec)
     assert out["rules"] == {} and out["hands"][0]["scores_before"] == [0, 0]
-    assert out == load("made_plain")["expected"]
+    assert out == load("made_plain")
 
 
 def test_default_valued_rule_options_are_accepted() -> None:
@@ -144,7 +220,7 @@ def test_unfinished_hand_result(engine: str) -> None:
 
 
 def test_played_record_values() -> None:
-    played = play_record(load("tie_at_500_plays_on")["record"])
+    played = play_record(record_of("tie_at_500_plays_on"))
     assert played.totals == (658, 614) and played.winner == 0
     assert [hand.complete for hand in played.hands] == [True, True]
 
@@ -326,7 +402,7 @@ def stuck_dealer(rec: dict[str, Any]) -> None:
 
 def second_hand(scores: list[int] | None, dealer: int = 1) -> Any:
     def change(rec: dict[str, Any]) -> None:
-        other = copy.deepcopy(load("made_plain")["record"]["hands"][0])
+        other = copy.deepcopy(record_of("made_plain")["hands"][0])
         other["dealer"] = dealer
         other["actions"] = []
         if scores is not None:
@@ -359,13 +435,13 @@ BAD_RECORDS += [
 
 def forced_pass(rec: dict[str, Any]) -> None:
     rec.clear()
-    rec.update(copy.deepcopy(load("forced_other_team")["record"]))
+    rec.update(copy.deepcopy(record_of("forced_other_team")))
     rec["hands"][0]["actions"][2] = "3 pass"
 
 
 def forced_dealer_pass(rec: dict[str, Any]) -> None:
     rec.clear()
-    rec.update(copy.deepcopy(load("forced_dealer_team")["record"]))
+    rec.update(copy.deepcopy(record_of("forced_dealer_team")))
     rec["hands"][0]["actions"][3] = "2 pass"
 
 
@@ -471,7 +547,7 @@ def test_replay_main_good_and_missing_file(tmp_path: Path) -> None:
         out, err = io.StringIO(), io.StringIO()
         assert replay_main(str(path), engine=engine, out=out, err=err) == 0
         assert err.getvalue() == ""
-        assert out.getvalue() == dump_output(load("made_plain")["expected"])
+        assert out.getvalue() == dump_output(load("made_plain"))
     out, err = io.StringIO(), io.StringIO()
     assert replay_main(str(tmp_path / "missing.json"), out=out, err=err) == 2
     assert err.getvalue().startswith("tarabish replay: cannot read ")
@@ -501,20 +577,22 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 def test_cli_replays_a_good_file(tmp_path: Path, engine: str) -> None:
     golden = load("match_both_over_500")
     path = tmp_path / "match.json"
-    path.write_text(json.dumps(golden["record"]))
+    path.write_text(json.dumps(record_of("match_both_over_500")))
     completed = run_cli(str(path), "--engine", engine)
     assert completed.returncode == 0, completed.stderr
     assert completed.stderr == ""
-    assert completed.stdout == dump_output(golden["expected"])
+    assert completed.stdout == dump_output(golden)
+    # a golden file itself is a record: replaying it prints it back
+    direct = run_cli(str(GOLDEN / "match_both_over_500.json"), "--engine", engine)
+    assert direct.stdout == dump_output(golden)
     output = json.loads(completed.stdout)
     assert output["winner"] == 1 and all("result" in hand for hand in output["hands"])
 
 
 def test_cli_reads_standard_input() -> None:
-    golden = load("half_bait")
-    completed = run_cli("-", stdin=json.dumps(golden["record"]))
+    completed = run_cli("-", stdin=json.dumps(record_of("half_bait")))
     assert completed.returncode == 0, completed.stderr
-    assert json.loads(completed.stdout) == golden["expected"]
+    assert json.loads(completed.stdout) == load("half_bait")
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,10 @@ def _simulate(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     from ._record import replay_main
 
-    return replay_main(args.file, engine=args.engine)
+    if not args.check and len(args.files) > 1:
+        args.parser.error("one FILE at a time (several only with --check)")
+    # --check: every file, the worst status (2 unreadable or illegal, 1 a result differs).
+    return max(replay_main(path, engine=args.engine, check=args.check) for path in args.files)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -171,9 +174,17 @@ def _parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     replay = commands.add_parser("replay", help="check and play a tarabish-record/1 file")
-    replay.add_argument("file", help="the record (JSON), - for standard input")
+    replay.add_argument(
+        "files", nargs="+", metavar="FILE", help="the record (JSON), - for standard input"
+    )
+    replay.add_argument(
+        "--check",
+        action="store_true",
+        help="compare the results stored in each FILE with the replay: exit 1 naming the hand "
+        "and the field of each difference",
+    )
     replay.add_argument("--engine", choices=("rust", "reference"), default="rust")
-    replay.set_defaults(run=_replay)
+    replay.set_defaults(run=_replay, parser=replay)
 
     play = commands.add_parser("play", help="play a match in the terminal against bots")
     play.add_argument("--seed", type=int, default=None, help="match seed (default: random)")

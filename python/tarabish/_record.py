@@ -42,7 +42,9 @@ __all__ = [
     "PlayedRecord",
     "Record",
     "RecordError",
+    "ResultDifference",
     "UnfinishedHand",
+    "check_results",
     "dump_output",
     "parse_record",
     "play_record",
@@ -585,6 +587,75 @@ def replay(
     return play_record(record, engine).to_dict()
 
 
+# -- checking stored results --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ResultDifference:
+    """A stored result that the replay does not give: in ``hand`` (None for the record's
+    ``totals`` and ``winner``), the ``field`` (a path such as ``result.tricks[3].points``),
+    what the record stores and what the replay gives (``MISSING`` where a side has none)."""
+
+    hand: int | None
+    field: str
+    stored: Any
+    replayed: Any
+
+    def __str__(self) -> str:
+        where = "record" if self.hand is None else f"hand {self.hand}"
+        return (
+            f"{where}: {self.field} is {_shown(self.stored)} in the record, "
+            f"the replay gives {_shown(self.replayed)}"
+        )
+
+
+MISSING = object()
+"""Stands for a field that one side of a ``ResultDifference`` does not have."""
+
+
+def _shown(value: Any) -> str:
+    return "missing" if value is MISSING else json.dumps(value, ensure_ascii=False)
+
+
+def _differences(path: str, stored: Any, replayed: Any) -> Iterable[tuple[str, Any, Any]]:
+    """Every leaf where ``stored`` and ``replayed`` (JSON values) differ, with its path."""
+    if isinstance(stored, dict) and isinstance(replayed, dict):
+        for key in [*replayed, *(k for k in stored if k not in replayed)]:
+            yield from _differences(
+                f"{path}.{key}", stored.get(key, MISSING), replayed.get(key, MISSING)
+            )
+    elif isinstance(stored, list) and isinstance(replayed, list) and len(stored) == len(replayed):
+        for index, (one, other) in enumerate(zip(stored, replayed, strict=True)):
+            yield from _differences(f"{path}[{index}]", one, other)
+    elif type(stored) is not type(replayed) or stored != replayed:
+        yield path, stored, replayed
+
+
+def check_results(
+    source: str | bytes | dict[str, Any], engine: ModuleType | str | None = None
+) -> list[ResultDifference]:
+    """Replay a record that stores its results (the output form of ``tarabish replay``) and
+    compare every stored field with the recomputed one: each hand's ``result`` and the
+    record's ``totals`` and ``winner``. A field the record lacks counts as a difference (an
+    audit must not pass on what was never stored). Raises ``RecordError`` for a record that is
+    malformed or breaks a rule, like ``play_record``."""
+    data = _load(source)
+    replayed = play_record(data, engine).to_dict()  # checks the form, so data is a record
+    differences = [
+        ResultDifference(index, field, stored, computed)
+        for index, (hand, expected) in enumerate(zip(data["hands"], replayed["hands"], strict=True))
+        for field, stored, computed in _differences(
+            "result", hand.get("result", MISSING), expected["result"]
+        )
+    ]
+    for key in _OUTPUT_RECORD_KEYS:
+        differences += [
+            ResultDifference(None, field, stored, computed)
+            for field, stored, computed in _differences(key, data.get(key, MISSING), replayed[key])
+        ]
+    return differences
+
+
 # -- writing records -----------------------------------------------------------------------------
 
 
@@ -643,16 +714,26 @@ def replay_main(
     path: str,
     *,
     engine: str = "rust",
+    check: bool = False,
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
     """``tarabish replay FILE``: read the record (``-`` is standard input), play it with every
     check, print the output document (JSON, indent 2) and return 0; on a bad record or an
-    unreadable file print one line ``tarabish replay: <message>`` to ``err`` and return 2."""
+    unreadable file print one line ``tarabish replay: <message>`` to ``err`` and return 2.
+
+    With ``check``: compare the results stored in the record with the replayed ones
+    (``check_results``); print one line ``FILE: ...`` to ``out`` and return 0 when every stored
+    result matches, else one line a difference to ``err`` (naming the hand and the field) and
+    return 1."""
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     try:
-        document = replay(_read(path), engine)
+        source = _read(path)
+        if check:
+            differences = check_results(source, engine)
+        else:
+            document = replay(source, engine)
     except OSError as error:
         detail = error.strerror or str(error)
         print(f"tarabish replay: cannot read {path}: {_one_line(detail)}", file=err)
@@ -660,5 +741,12 @@ def replay_main(
     except (TarabishError, RecursionError) as error:
         print(f"tarabish replay: {_one_line(str(error))}", file=err)
         return 2
-    out.write(dump_output(document))
+    if not check:
+        out.write(dump_output(document))
+        return 0
+    for difference in differences:
+        print(f"tarabish replay: {path}: {difference}", file=err)
+    if differences:
+        return 1
+    print(f"{path}: every stored result matches the replay ({engine})", file=out)
     return 0

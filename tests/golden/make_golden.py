@@ -5,8 +5,11 @@ Run from the repository root with the dev venv active::
     python tests/golden/make_golden.py          # (re)write every golden file
     python tests/golden/make_golden.py --check  # fail if a file would change
 
-Each golden file is ``{"description": ..., "record": <a tarabish-record/1 document>,
-"expected": <the exact output of tarabish replay>}``.
+Each golden file ``NAME.json`` is a plain ``tarabish-record/1`` document with its expected
+results in it: exactly what ``tarabish replay`` prints for the record, so
+``tarabish replay --check tests/golden/NAME.json`` recomputes and compares every result, and
+``tarabish replay tests/golden/NAME.json`` prints the file back. What each golden shows is in
+tests/golden/README.md, written from the scenario descriptions below.
 
 How the hands are found: a scenario either builds its deal by hand or searches hand seeds of the
 seeded deal (``tarabish.reference.deal_cards``) with random playouts (Python's ``random`` seeded
@@ -804,7 +807,26 @@ class Disagreement(Exception):
 
 
 def golden_text(golden: dict[str, Any]) -> str:
-    return json.dumps(golden, indent=1) + "\n"
+    """The file: the replay output of the record (its results included)."""
+    return dump_output(golden["expected"])
+
+
+def index_text(goldens: dict[str, dict[str, Any]]) -> str:
+    """tests/golden/README.md: what each golden record shows."""
+    lines = [
+        "# Golden records",
+        "",
+        "Each file is a `tarabish-record/1` record with its expected results (the output of",
+        "`tarabish replay`), written by `make_golden.py` (do not edit by hand; run",
+        "`python tests/golden/make_golden.py`). Check one with",
+        "`tarabish replay --check tests/golden/NAME.json` (add `--engine reference` for the",
+        "pure-Python engine).",
+        "",
+        "| file | what it shows |",
+        "|---|---|",
+    ]
+    lines += [f"| `{name}.json` | {goldens[name]['description']} |" for name in sorted(goldens)]
+    return "\n".join(lines) + "\n"
 
 
 def show(golden: dict[str, Any]) -> None:
@@ -848,11 +870,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.show:
         show(goldens[args.show])
         return 0
+    outputs = {HERE / f"{name}.json": golden_text(golden) for name, golden in goldens.items()}
     if not args.names:
         check_by_hand(goldens)
-    for name, golden in goldens.items():
-        path = HERE / f"{name}.json"
-        text = golden_text(golden)
+        outputs[HERE / "README.md"] = index_text(goldens)
+    for path, text in outputs.items():
         if args.check:
             if not path.exists() or path.read_text() != text:
                 print(f"{path.name} is out of date", file=sys.stderr)
