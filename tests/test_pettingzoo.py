@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 import tarabish as tb
 from pettingzoo.test import api_test, seed_test
+from tarabish._actions import NUM_ACTIONS
 from tarabish.pettingzoo import AGENTS, TarabishEnv, env
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "RL.md"
@@ -70,7 +71,7 @@ def test_a_match_episode_is_the_core_match_of_its_seed(seed: int) -> None:
         for seat, name in enumerate(AGENTS):
             observation = game.observe(name)
             assert np.array_equal(observation["observation"], match.information_state_tensor(seat))
-            expected = np.zeros(41, np.int8)
+            expected = np.zeros(NUM_ACTIONS, np.int8)
             if seat == match.to_move:
                 expected[match.legal_action_ids()] = 1
             assert np.array_equal(observation["action_mask"], expected)
@@ -160,7 +161,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
     after = game.observe(game.agent_selection)
     assert np.array_equal(before["observation"], after["observation"])
     with pytest.raises(tb.InvalidInputError):
-        game.step(41)
+        game.step(NUM_ACTIONS)
 
 
 @pytest.mark.parametrize(

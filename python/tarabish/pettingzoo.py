@@ -101,7 +101,7 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """Discrete over the 41 action ids (docs/ENGINE.md); the mask says which are legal."""
+        """Discrete over the action ids (docs/ENGINE.md); the mask says which are legal."""
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
