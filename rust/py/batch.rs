@@ -90,7 +90,7 @@ fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<
     let py = state.py();
     let bot = Bot::from_name(bot)
         .ok_or_else(|| invalid(py, format!("unknown bot {bot:?}: random or greedy")))?;
-    let hand = state.borrow().hand;
+    let hand = state.get().hand();
     if hand.is_terminal() {
         return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
     }

@@ -4,6 +4,7 @@
 
 mod batch;
 mod convert;
+mod lock;
 mod primitives;
 mod states;
 

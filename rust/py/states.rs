@@ -1,6 +1,11 @@
 //! `HandState` and `MatchState` for Python (docs/ENGINE.md): the core's `Copy` states behind a
 //! small API. `legal_action_ids()` and `apply(int)` are the fast path; the views build the
 //! Python dataclasses of `tarabish._views` only when asked for.
+//!
+//! Thread model (docs/ENGINE.md "Threads"): both classes are frozen and keep their state behind
+//! a [`StateLock`], so calls on one state from several threads serialize. The lock is held only
+//! while Rust reads or changes the core state, never while Python runs (a view works on a
+//! copy taken under the lock), so it cannot deadlock with the interpreter's own lock.
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -10,6 +15,7 @@ use super::convert::{
     cards_arg, class, game_rules_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg,
     py_card_tuple, py_deal, py_suit, to_py_err,
 };
+use super::lock::StateLock;
 use super::primitives::{py_outcome, py_runs};
 use crate::deal::check_deal;
 use crate::matches::Match;
@@ -255,18 +261,23 @@ fn reduce_via_json<'py>(
 // ---- HandState -------------------------------------------------------------------------
 
 /// One hand of Tarabish (docs/ENGINE.md "Hands").
-#[pyclass(name = "HandState", module = "tarabish")]
+#[pyclass(name = "HandState", module = "tarabish", frozen)]
 pub struct PyHandState {
-    pub hand: Hand,
+    hand: StateLock<Hand>,
     rules: Py<PyAny>,
 }
 
 impl PyHandState {
     pub fn wrap(py: Python<'_>, hand: Hand, rules: &Py<PyAny>) -> PyHandState {
         PyHandState {
-            hand,
+            hand: StateLock::new(hand),
             rules: rules.clone_ref(py),
         }
+    }
+
+    /// A copy of the hand as it is now.
+    pub fn hand(&self) -> Hand {
+        self.hand.get()
     }
 }
 
@@ -306,7 +317,7 @@ impl PyHandState {
             }
         };
         Ok(PyHandState {
-            hand,
+            hand: StateLock::new(hand),
             rules: rules_obj.unbind(),
         })
     }
@@ -317,37 +328,38 @@ impl PyHandState {
     }
     #[getter]
     fn dealer(&self) -> u8 {
-        self.hand.dealer()
+        self.hand.lock().dealer()
     }
     #[getter]
     fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.scores_before())
+        PyTuple::new(py, self.hand.lock().scores_before())
     }
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, &self.hand)
+        py_phase(py, &self.hand())
     }
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        self.hand.to_move()
+        self.hand.lock().to_move()
     }
     #[getter]
     fn is_terminal(&self) -> bool {
-        self.hand.is_terminal()
+        self.hand.lock().is_terminal()
     }
     #[getter]
     fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        opt_suit(py, &self.hand)
+        opt_suit(py, &self.hand())
     }
     #[getter]
     fn caller(&self) -> Option<u8> {
-        self.hand.caller()
+        self.hand.lock().caller()
     }
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let hand = self.hand();
         let seats: PyResult<Vec<_>> = (0..4)
             .map(|s| {
-                let cards: Vec<_> = self.hand.hand(s).iter().collect();
+                let cards: Vec<_> = hand.hand(s).iter().collect();
                 py_card_tuple(py, &cards)
             })
             .collect();
@@ -355,37 +367,44 @@ impl PyHandState {
     }
     #[getter]
     fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        py_deal(py, self.hand.deal())
+        py_deal(py, self.hand().deal())
     }
     #[getter]
     fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        history(py, &self.hand)
+        history(py, &self.hand())
     }
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.points())
+        PyTuple::new(py, self.hand.lock().points())
     }
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        result(py, &self.hand)
+        result(py, &self.hand())
     }
 
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        legal_ids_list(py, self.hand.legal_mask())
+        let mask = self.hand.lock().legal_mask();
+        legal_ids_list(py, mask)
     }
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        legal_actions(py, &self.hand, self.hand.legal_mask())
+        let hand = self.hand();
+        legal_actions(py, &hand, hand.legal_mask())
     }
-    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let (seat, id) = action_arg(action)?;
-        self.hand
-            .check_for(seat, id)
-            .map_err(|e| to_py_err(py, e))?;
-        self.hand.apply_unchecked(id);
-        Ok(())
+        let checked = {
+            let mut hand = self.hand.lock();
+            let checked = hand.check_for(seat, id);
+            if checked.is_ok() {
+                hand.apply_unchecked(id);
+            }
+            checked
+        };
+        // The error (a Python object) is built after the lock is released.
+        checked.map_err(|e| to_py_err(py, e))
     }
     fn clone(&self, py: Python<'_>) -> PyHandState {
-        PyHandState::wrap(py, self.hand, &self.rules)
+        PyHandState::wrap(py, self.hand(), &self.rules)
     }
     fn __copy__(&self, py: Python<'_>) -> PyHandState {
         self.clone(py)
@@ -395,7 +414,7 @@ impl PyHandState {
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyHandState>() {
-            Ok(other) => self.hand == other.borrow().hand,
+            Ok(other) => self.hand() == other.get().hand(),
             Err(_) => false,
         }
     }
@@ -404,17 +423,17 @@ impl PyHandState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        observation(py, &self.hand, seat_arg(seat)?)
+        observation(py, &self.hand(), seat_arg(seat)?)
     }
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        tensor(py, &self.hand, seat_arg(seat)?)
+        tensor(py, &self.hand(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(&self.hand, seat_arg(seat)?))
+        Ok(information_string(&self.hand(), seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "hand_to_json")
@@ -427,18 +446,31 @@ impl PyHandState {
         reduce_via_json(slf.as_any(), "hand_to_json", "hand_from_json")
     }
     fn __repr__(&self) -> String {
-        format!("<HandState {}>", self.hand.describe())
+        format!("<HandState {}>", self.hand.lock().describe())
     }
 }
 
 // ---- MatchState ------------------------------------------------------------------------
 
 /// A match: hands until a team reaches the target (docs/ENGINE.md "Matches").
-#[pyclass(name = "MatchState", module = "tarabish")]
+#[pyclass(name = "MatchState", module = "tarabish", frozen)]
 pub struct PyMatchState {
+    game: StateLock<MatchGame>,
+    rules: Py<PyAny>,
+}
+
+/// What a `MatchState` changes: the core match and its finished hands, locked together.
+#[derive(Clone, PartialEq)]
+struct MatchGame {
     game: Match,
     history: Vec<Hand>,
-    rules: Py<PyAny>,
+}
+
+impl PyMatchState {
+    /// A copy of the core match as it is now (without its history).
+    fn game(&self) -> Match {
+        self.game.lock().game
+    }
 }
 
 #[pymethods]
@@ -457,8 +489,10 @@ impl PyMatchState {
         let first_dealer = opt_seat_arg(first_dealer, "first_dealer")?;
         let scores = opt_team_pair_arg(scores, "scores")?;
         Ok(PyMatchState {
-            game: Match::new(seed, rules, first_dealer, scores),
-            history: Vec::new(),
+            game: StateLock::new(MatchGame {
+                game: Match::new(seed, rules, first_dealer, scores),
+                history: Vec::new(),
+            }),
             rules: rules_obj.unbind(),
         })
     }
@@ -469,81 +503,87 @@ impl PyMatchState {
     }
     #[getter]
     fn seed(&self) -> u64 {
-        self.game.seed()
+        self.game().seed()
     }
     #[getter]
     fn first_dealer(&self) -> u8 {
-        self.game.first_dealer()
+        self.game().first_dealer()
     }
     #[getter]
     fn start_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game.start_scores())
+        PyTuple::new(py, self.game().start_scores())
     }
     #[getter]
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game.scores())
+        PyTuple::new(py, self.game().scores())
     }
     #[getter]
     fn hand_index(&self) -> u32 {
-        self.game.hand_index()
+        self.game().hand_index()
     }
     #[getter]
     fn hand(&self, py: Python<'_>) -> PyHandState {
-        PyHandState::wrap(py, *self.game.hand(), &self.rules)
+        PyHandState::wrap(py, *self.game().hand(), &self.rules)
     }
     #[getter]
     fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
-        self.history
+        let history = self.game.lock().history.clone();
+        history
             .iter()
             .map(|&hand| PyHandState::wrap(py, hand, &self.rules))
             .collect()
     }
     #[getter]
     fn winner(&self) -> Option<u8> {
-        self.game.winner()
+        self.game().winner()
     }
     #[getter]
     fn is_terminal(&self) -> bool {
-        self.game.is_terminal()
+        self.game().is_terminal()
     }
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, self.game.hand())
+        py_phase(py, self.game().hand())
     }
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        if self.game.is_terminal() {
+        let game = self.game();
+        if game.is_terminal() {
             None
         } else {
-            self.game.hand().to_move()
+            game.hand().to_move()
         }
     }
     #[getter]
     fn dealer(&self) -> u8 {
-        self.game.hand().dealer()
+        self.game().hand().dealer()
     }
 
     fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        legal_ids_list(py, self.game.legal_mask())
+        let mask = self.game.lock().game.legal_mask();
+        legal_ids_list(py, mask)
     }
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        legal_actions(py, self.game.hand(), self.game.legal_mask())
+        let game = self.game();
+        legal_actions(py, game.hand(), game.legal_mask())
     }
-    fn apply(&mut self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let (seat, id) = action_arg(action)?;
-        if let Some(done) = self
-            .game
-            .apply_for(seat, id)
-            .map_err(|e| to_py_err(py, e))?
-        {
-            self.history.push(done);
-        }
-        Ok(())
+        let applied = {
+            let mut locked = self.game.lock();
+            let applied = locked.game.apply_for(seat, id);
+            if let Ok(Some(done)) = applied {
+                locked.history.push(done);
+            }
+            applied
+        };
+        // The error (a Python object) is built after the lock is released.
+        applied.map(drop).map_err(|e| to_py_err(py, e))
     }
     fn clone(&self, py: Python<'_>) -> PyMatchState {
+        let game = self.game.lock().clone();
         PyMatchState {
-            game: self.game,
-            history: self.history.clone(),
+            game: StateLock::new(game),
             rules: self.rules.clone_ref(py),
         }
     }
@@ -556,8 +596,8 @@ impl PyMatchState {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyMatchState>() {
             Ok(other) => {
-                let other = other.borrow();
-                self.game == other.game && self.history == other.history
+                let mine = self.game.lock().clone();
+                mine == *other.get().game.lock()
             }
             Err(_) => false,
         }
@@ -567,17 +607,17 @@ impl PyMatchState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        observation(py, self.game.hand(), seat_arg(seat)?)
+        observation(py, self.game().hand(), seat_arg(seat)?)
     }
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        tensor(py, self.game.hand(), seat_arg(seat)?)
+        tensor(py, self.game().hand(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(self.game.hand(), seat_arg(seat)?))
+        Ok(information_string(self.game().hand(), seat_arg(seat)?))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "match_to_json")
@@ -590,13 +630,14 @@ impl PyMatchState {
         reduce_via_json(slf.as_any(), "match_to_json", "match_from_json")
     }
     fn __repr__(&self) -> String {
-        let scores = self.game.scores();
+        let game = self.game();
+        let scores = game.scores();
         format!(
             "<MatchState hand {} scores {}-{}: {}>",
-            self.game.hand_index(),
+            game.hand_index(),
             scores[0],
             scores[1],
-            self.game.hand().describe()
+            game.hand().describe()
         )
     }
 }
