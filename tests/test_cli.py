@@ -1,5 +1,7 @@
-"""The command line (DESIGN.md "Command line"): `tarabish simulate` and `tarabish play`, run as
-subprocesses the way a user runs them (`tarabish replay` is tested in test_records.py)."""
+"""The command line (docs/ARCHITECTURE.md "Command line"): `tarabish simulate` and `tarabish
+play`, run as subprocesses the way a user runs them, their help and their messages for bad
+arguments, and the progress bar (drawn on a terminal only). `tarabish replay` is tested in
+test_records.py, the screen of `tarabish play` in test_play_screen.py."""
 
 from __future__ import annotations
 
@@ -7,7 +9,10 @@ import json
 import subprocess
 import sys
 
+import pytest
 import tarabish as tb
+from tarabish._cli import main
+from terminal import ANSI, run_in_terminal
 
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
@@ -19,6 +24,20 @@ def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         timeout=120,
         check=False,
     )
+
+
+def run_in_process(
+    capsys: pytest.CaptureFixture[str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    """``tarabish ARGS`` for the argument checks and help, which end before any work: the same
+    ``main`` as the command, without starting an interpreter per case."""
+    capsys.readouterr()
+    try:
+        code = main(list(args))
+    except SystemExit as exit_:
+        code = exit_.code if isinstance(exit_.code, int) else 1
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["tarabish", *args], code, out, err)
 
 
 def test_simulate_json_is_the_same_batch_as_the_api() -> None:
@@ -33,11 +52,22 @@ def test_simulate_json_is_the_same_batch_as_the_api() -> None:
     assert sum(summary["trick_points_by_seat"]) == 162 * (3000 - outcomes["void"])
 
 
-def test_simulate_readable_summary_and_progress_bar() -> None:
+def test_simulate_readable_summary_and_no_progress_bar_in_a_log() -> None:
     done = run("simulate", "--hands", "2000", "--bots", "greedy,random")
     assert done.returncode == 0, done.stderr
     assert "hands/s" in done.stdout and "bait" in done.stdout
-    assert "100%" in done.stderr  # the progress bar ends full
+    assert "bots greedy/random/greedy/random (seats 0-3)" in done.stdout  # two bots: by team
+    # Standard error is a pipe here, as in a log: no bar, no redraws.
+    assert done.stderr == ""
+    assert "\r" not in done.stdout
+
+
+def test_simulate_draws_a_progress_bar_with_rate_and_time_left_on_a_terminal() -> None:
+    screen = ANSI.sub("", run_in_terminal(["simulate", "--hands", "300000", "--threads", "1"]))
+    bar = [line for line in screen.replace("\r", "\n").splitlines() if "hands/s" in line]
+    assert any("100%" in line and "300,000/300,000" in line for line in bar), bar
+    assert all(line.rstrip().endswith("left") for line in bar if "/300,000" in line)
+    assert "games     300,000 hands" in screen  # then the summary
 
 
 def test_simulate_matches_with_rule_flags() -> None:
@@ -49,10 +79,70 @@ def test_simulate_matches_with_rule_flags() -> None:
     assert summary["hands"] >= 30
 
 
-def test_simulate_bad_options_exit_2_with_one_line() -> None:
-    done = run("simulate", "--hands", "10", "--bots", "oracle")
-    assert done.returncode == 2
-    assert done.stderr.strip().count("\n") == 0 and "oracle" in done.stderr
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("simulate", "--hands", "-5"), "argument --hands: must be 0 or more, got -5"),
+        (("simulate", "--matches", "x"), "argument --matches: must be a whole number, got 'x'"),
+        (("simulate", "--threads", "-1"), "argument --threads: must be 0 or more, got -1"),
+        (
+            ("simulate", "--bots", "foo"),
+            f"argument --bots: unknown bot foo: the bots are {', '.join(tb._simulate.BOTS)}",
+        ),
+        (
+            ("simulate", "--bots", "random,random,greedy"),
+            "argument --bots: give one bot, two (by team) or four (by seat), comma-separated; "
+            "got 3",
+        ),
+        (("simulate", "--seed", "-1"), "argument --seed: must be 0 to 2**64-1, got -1"),
+        (("simulate", "--target", "0"), "argument --target: must be 1 to 65535 points, got 0"),
+        (("simulate", "--hnads", "5"), "unrecognized arguments: --hnads 5"),
+        (("play", "--bot", "oracle"), "argument --bot: unknown bot oracle: the bots are "),
+        (("play", "--sead", "1"), "unrecognized arguments: --sead 1"),
+        (("replay", "--chek", "x.json"), "unrecognized arguments: --chek"),
+        (("replay", "a.json", "b.json"), "one FILE at a time (several only with --check)"),
+    ],
+)
+def test_bad_arguments_are_refused_under_their_subcommand_s_usage(
+    args: tuple[str, ...], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    done = run_in_process(capsys, *args)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(f"usage: tarabish {args[0]} ")  # the subcommand's usage
+    assert lines[-1].startswith(f"tarabish {args[0]}: error: {message}"), lines[-1]
+    assert "[" not in lines[-1] and "Traceback" not in done.stderr  # no Python reprs of lists
+
+
+def test_help_describes_each_subcommand_and_rule_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return run_in_process(capsys, *args)
+
+    top = run("--help").stdout
+    for command in ("simulate", "replay", "play"):
+        assert command in top
+        text = " ".join(run(command, "--help").stdout.split())  # unwrapped
+        assert f"usage: tarabish {command}" in text
+        described = text.split("options:")[0]
+        assert len(described.split()) > 40  # a description of what the command does
+    simulate = " ".join(run("simulate", "--help").stdout.split())
+    assert "--dealer-may-pass the dealer may pass too; a hand nobody calls is void (R3.3)" in (
+        simulate
+    )
+    for flag, rule in [
+        ("--team-runs", "R4.3"),
+        ("--head-plain", "R5.1a"),
+        ("--undertrump-optional", "R5.1b"),
+        ("--partner-exempt", "R5.1)"),
+        ("--half-bait-is-bait", "R6.4"),
+        ("--forced-at POINTS", "R3.4"),
+        ("--target POINTS", "R7.1"),
+    ]:
+        words = simulate.split("rules:", 1)[1].split(flag, 1)[1].split("--", 1)[0]
+        assert rule in words and len(words.split()) >= 8, (flag, words)
+    replay = " ".join(run("replay", "--help").stdout.split())
+    assert "--engine {rust,reference} the engine that plays the records: rust" in replay
+    assert "--check compare the results stored in each FILE" in replay
 
 
 def test_play_a_whole_match_from_standard_input() -> None:

@@ -5,15 +5,7 @@ actions (R3.2: no pass for a stuck dealer), team names, scores, one-line refusal
 from __future__ import annotations
 
 import io
-import os
 import re
-import select
-import struct
-import subprocess
-import sys
-import termios
-import time
-from fcntl import ioctl
 
 import tarabish as tb
 from rich.console import Console
@@ -26,55 +18,10 @@ from tarabish._screen import (
     pick_choice,
     render_table,
 )
+from terminal import ANSI, run_in_terminal
 
 PROMPT = "your action (? for help): "
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 CLEAR = "\x1b[2J"
-
-
-def drive_in_pty(args: list[str], answers: list[str], default: str) -> str:
-    """Run ``python -m tarabish ARGS`` on a 100x40 pseudo-terminal, answering each prompt with
-    the next of ``answers`` (then ``default``); everything the terminal received."""
-    master, slave = os.openpty()
-    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "100", "LINES": "40"}
-    env.pop("NO_COLOR", None)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tarabish", *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env=env,
-        close_fds=True,
-    )
-    os.close(slave)
-    screen = b""
-    answered = 0
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([master], [], [], 5)
-            if not ready:
-                if process.poll() is not None:
-                    break
-                continue
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            screen += chunk
-            if ANSI.sub("", screen.decode(errors="replace")).count(PROMPT) > answered:
-                answer = answers[answered] if answered < len(answers) else default
-                os.write(master, answer.encode() + b"\n")
-                answered += 1
-        assert process.wait(timeout=30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(master)
-    return screen.decode(errors="replace")
 
 
 def final_scores(seed: int) -> tuple[int, int]:
@@ -88,7 +35,9 @@ def final_scores(seed: int) -> tuple[int, int]:
 
 def test_play_a_whole_match_on_a_terminal_screen() -> None:
     seed = 5
-    raw = drive_in_pty(["play", "--seed", str(seed)], answers=["zz", "?"], default="1")
+    raw = run_in_terminal(
+        ["play", "--seed", str(seed)], prompt=PROMPT, answers=("zz", "?"), default="1"
+    )
     assert CLEAR in raw  # the screen is redrawn, not scrolled
     text = ANSI.sub("", raw)
     frames = text.split(PROMPT)

@@ -1,5 +1,7 @@
 """The ``tarabish`` command: ``simulate`` (bots at full speed), ``replay`` (check and play a
-``tarabish-record/1`` file) and ``play`` (a match in the terminal against bots)."""
+``tarabish-record/1`` file, or ``--check`` its stored results) and ``play`` (a match in the
+terminal against bots). Arguments are checked where they are read, each refusal one line under
+its subcommand's usage."""
 
 from __future__ import annotations
 
@@ -7,58 +9,113 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
 
 from . import __version__
 from ._errors import TarabishError
+from ._progress import progress_bar
 from ._rules import Rules
 from ._simulate import BOTS, Summary, simulate
 
+_SEED_MAX = 2**64 - 1
+_POINTS_MAX = 65535
+
+# The on/off rule options of R9, each explained in words with its rule id.
+_SWITCHES = (
+    ("dealer_may_pass", "the dealer may pass too; a hand nobody calls is void (R3.3)"),
+    ("team_runs", "the partner of the player who wins the runs scores its runs too (R4.3)"),
+    (
+        "head_plain",
+        "following a plain suit led with no trump in the trick, beat its highest card if you "
+        "can (R5.1a)",
+    ),
+    (
+        "undertrump_optional",
+        "void in the suit led and unable to beat the trick's highest trump: play any card "
+        "instead of a lower trump (R5.1b)",
+    ),
+    (
+        "partner_exempt",
+        "void in the suit led while your partner is winning the trick: play any card (R5.1)",
+    ),
+    (
+        "half_bait_is_bait",
+        "on equal points the other team scores the whole count, not only its own points (R6.4)",
+    ),
+)
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+
+
+def _count(text: str) -> int:
+    """A number of games or threads: 0 or more."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value <= _SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be 0 to 2**64-1, got {value}")
+    return value
+
+
+def _points(text: str) -> int:
+    value = _whole(text)
+    if not 1 <= value <= _POINTS_MAX:
+        raise argparse.ArgumentTypeError(f"must be 1 to {_POINTS_MAX} points, got {value}")
+    return value
+
+
+def _bot(text: str) -> str:
+    if text not in BOTS:
+        raise argparse.ArgumentTypeError(f"unknown bot {text}: the bots are {', '.join(BOTS)}")
+    return text
+
+
+def _bot_list(text: str) -> list[str]:
+    """One bot for every seat, two (team 0, team 1) or four (by seat), comma-separated."""
+    names = [_bot(name.strip()) for name in text.split(",")]
+    if len(names) not in (1, 2, 4):
+        raise argparse.ArgumentTypeError(
+            f"give one bot, two (by team) or four (by seat), comma-separated; got {len(names)}"
+        )
+    return names
+
 
 def _add_rule_flags(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rules (RULES.md R9)")
-    group.add_argument("--target", type=int, default=500, help="points that end a match (R7.1)")
-    group.add_argument("--forced-at", type=int, default=None, help="R3.4 (commonly 400)")
-    for flag, rule in [
-        ("dealer-may-pass", "R3.3"),
-        ("team-runs", "R4.3"),
-        ("head-plain", "R5.1a"),
-        ("undertrump-optional", "R5.1b"),
-        ("partner-exempt", "R5.1"),
-        ("half-bait-is-bait", "R6.4"),
-    ]:
-        group.add_argument(f"--{flag}", action="store_true", help=rule)
+    group = parser.add_argument_group(
+        "rules", "variants of RULES.md R9; without a flag, the default rules"
+    )
+    group.add_argument(
+        "--target",
+        type=_points,
+        default=500,
+        metavar="POINTS",
+        help="the match ends once a team has this many points after a hand, the higher total "
+        "winning (R7.1; default 500)",
+    )
+    group.add_argument(
+        "--forced-at",
+        type=_points,
+        default=None,
+        metavar="POINTS",
+        help="a team with at least this many points must call trump: its last player to speak "
+        "may not pass (R3.4; commonly 400; default off)",
+    )
+    for name, meaning in _SWITCHES:
+        group.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=meaning)
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    return Rules(
-        target=args.target,
-        forced_at=args.forced_at,
-        dealer_may_pass=args.dealer_may_pass,
-        team_runs=args.team_runs,
-        head_plain=args.head_plain,
-        undertrump_optional=args.undertrump_optional,
-        partner_exempt=args.partner_exempt,
-        half_bait_is_bait=args.half_bait_is_bait,
-    )
-
-
-class _ProgressBar:
-    """A one-line progress bar on a stream, redrawn in place."""
-
-    def __init__(self, stream: TextIO, label: str) -> None:
-        self.stream = stream
-        self.label = label
-
-    def __call__(self, done: int, total: int) -> None:
-        width = 30
-        filled = width if total == 0 else width * done // total
-        percent = 100 if total == 0 else 100 * done // total
-        bar = "#" * filled + "-" * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {percent:3d}% {done:,}/{total:,}")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
+    switches = {name: getattr(args, name) for name, _ in _SWITCHES}
+    return Rules(target=args.target, forced_at=args.forced_at, **switches)
 
 
 def _percent(part: int, whole: int) -> str:
@@ -114,19 +171,17 @@ def format_summary(summary: Summary) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    bots = args.bots.split(",")
     games = {"matches": args.matches} if args.matches is not None else {"hands": args.hands}
-    label = "matches" if args.matches is not None else "hands"
-    show = not args.no_progress
-    progress = _ProgressBar(sys.stderr, f"simulating {label}") if show else None
-    summary = simulate(
-        **games,
-        seed=args.seed,
-        bots=bots,
-        rules=_rules(args),
-        threads=args.threads,
-        progress=progress,
-    )
+    unit = "matches" if args.matches is not None else "hands"
+    with progress_bar(unit) as progress:
+        summary = simulate(
+            **games,
+            seed=args.seed,
+            bots=args.bots,
+            rules=_rules(args),
+            threads=args.threads,
+            progress=None if args.no_progress else progress,
+        )
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
     else:
@@ -149,31 +204,60 @@ def _play(args: argparse.Namespace) -> int:
     return play_main(seed=args.seed, seat=args.seat, bot=args.bot, rules=_rules(args))
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tarabish", description="A fast, exact rules engine for Tarabish."
-    )
-    parser.add_argument("--version", action="version", version=f"tarabish {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+_ENGINE_HELP = (
+    "the engine that plays the records: rust (the Rust core, default) or reference (the "
+    "independent pure-Python implementation); both give the same output byte for byte"
+)
 
-    sim = commands.add_parser("simulate", help="bots play many hands or matches at full speed")
+
+def _simulate_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sim = commands.add_parser(
+        "simulate",
+        help="bots play many hands or matches at full speed",
+        description="Bots play many hands (or whole matches) on every core, then a summary: "
+        "speed, outcomes, calls, points by seat and team, runs, bella. Each game's deal and "
+        "bot choices are derived from the seed and the game's number, so a run gives the same "
+        "summary on any number of threads.",
+    )
     games = sim.add_mutually_exclusive_group()
-    games.add_argument("--hands", type=int, default=1_000_000, help="hands to play (default 1M)")
-    games.add_argument("--matches", type=int, default=None, help="matches to play instead")
-    sim.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
-    sim.add_argument("--threads", type=int, default=0, help="threads (default 0: all cores)")
+    games.add_argument(
+        "--hands", type=_count, default=1_000_000, metavar="N", help="hands to play (default 1M)"
+    )
+    games.add_argument(
+        "--matches", type=_count, default=None, metavar="N", help="whole matches to play instead"
+    )
+    sim.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
+    sim.add_argument(
+        "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
+    )
     sim.add_argument(
         "--bots",
-        default="random",
-        help=f"bots from {', '.join(BOTS)}: one for all, two by team or four by seat, "
-        "comma-separated (default random)",
+        type=_bot_list,
+        default=["random"],
+        metavar="NAMES",
+        help=f"bots from {', '.join(BOTS)}: one for every seat, two (team 0, team 1) or four "
+        "(by seat), comma-separated (default random)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sim.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (it is drawn only when standard error is a terminal)",
+    )
     _add_rule_flags(sim)
-    sim.set_defaults(run=_simulate)
+    sim.set_defaults(run=_simulate, parser=sim)
 
-    replay = commands.add_parser("replay", help="check and play a tarabish-record/1 file")
+
+def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="check and play a tarabish-record/1 file",
+        description="Check every action of a tarabish-record/1 file (docs/RECORDS.md), play it "
+        "and print it back as JSON with a result for every hand, the totals and the winner. A "
+        "malformed or illegal record exits 2 with one line naming the hand, the action and the "
+        "rule. With --check, compare the results stored in each file instead, and exit 1 "
+        "naming the hand and the field of every difference.",
+    )
     replay.add_argument(
         "files", nargs="+", metavar="FILE", help="the record (JSON), - for standard input"
     )
@@ -183,20 +267,54 @@ def _parser() -> argparse.ArgumentParser:
         help="compare the results stored in each FILE with the replay: exit 1 naming the hand "
         "and the field of each difference",
     )
-    replay.add_argument("--engine", choices=("rust", "reference"), default="rust")
+    replay.add_argument(
+        "--engine", choices=("rust", "reference"), default="rust", help=_ENGINE_HELP
+    )
     replay.set_defaults(run=_replay, parser=replay)
 
-    play = commands.add_parser("play", help="play a match in the terminal against bots")
-    play.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
-    play.add_argument("--seat", type=int, default=0, choices=range(4), help="your seat")
-    play.add_argument("--bot", default="greedy", choices=BOTS, help="the other seats' bot")
+
+def _play_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    play = commands.add_parser(
+        "play",
+        help="play a match in the terminal against bots",
+        description="Play a match against bots at the other three seats, on a screen redrawn "
+        "at each of your turns: your hand, the trick and the last trick, trump, the dealer, "
+        "your partner, whose turn, the hand's points and the match score by team. Choose an "
+        "action by its number or its text (JH, 10h, call H, pass); q quits.",
+    )
+    play.add_argument("--seed", type=_seed, default=None, help="match seed (default: random)")
+    play.add_argument(
+        "--seat", type=int, default=0, choices=range(4), help="your seat, 0-3 (default 0)"
+    )
+    play.add_argument(
+        "--bot",
+        type=_bot,
+        default="greedy",
+        metavar="NAME",
+        help=f"the other seats' bot, one of {', '.join(BOTS)} (default greedy)",
+    )
     _add_rule_flags(play)
-    play.set_defaults(run=_play)
+    play.set_defaults(run=_play, parser=play)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tarabish",
+        description="A fast, exact rules engine for Tarabish (Cape Breton Belote).",
+    )
+    parser.add_argument("--version", action="version", version=f"tarabish {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _simulate_parser(commands)
+    _replay_parser(commands)
+    _play_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    """The ``tarabish`` command; returns the exit status."""
+    args, unknown = _parser().parse_known_args(argv)
+    if unknown:  # reported under the subcommand's usage, not the top level's
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         code: int = args.run(args)
     except TarabishError as error:

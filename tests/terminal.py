@@ -1,0 +1,73 @@
+"""Run the ``tarabish`` command on a pseudo-terminal, as a user at a terminal does: the screen of
+``tarabish play`` and the progress bar of ``tarabish simulate`` are drawn only there."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from fcntl import ioctl
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+"""Terminal control sequences (colours, cursor moves, clearing): strip them to read the text."""
+
+
+def run_in_terminal(
+    args: list[str],
+    prompt: str | None = None,
+    answers: tuple[str, ...] = (),
+    default: str = "",
+    columns: int = 100,
+) -> str:
+    """Run ``python -m tarabish ARGS`` on a ``columns`` x 40 pseudo-terminal (standard input,
+    output and error); each time ``prompt`` appears, answer it with the next of ``answers``
+    (then ``default``). Returns everything the terminal received; fails unless the exit status
+    is 0."""
+    master, slave = os.openpty()
+    ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": "40"}
+    for name in ("NO_COLOR", "TERM_PROGRAM", "CI"):
+        env.pop(name, None)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tarabish", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+    )
+    os.close(slave)
+    received = b""
+    answered = 0
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([master], [], [], 5)
+            if not ready:
+                if process.poll() is not None:
+                    break
+                continue
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            received += chunk
+            if prompt is not None:
+                shown = ANSI.sub("", received.decode(errors="replace")).count(prompt)
+                if shown > answered:
+                    answer = answers[answered] if answered < len(answers) else default
+                    os.write(master, answer.encode() + b"\n")
+                    answered += 1
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    return received.decode(errors="replace")
