@@ -8,7 +8,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from . import __version__
 from ._errors import TarabishError
@@ -210,10 +211,31 @@ _ENGINE_HELP = (
 )
 
 
-def _simulate_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sim = commands.add_parser(
+if TYPE_CHECKING:
+    _Commands = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def _command(
+    commands: _Commands,
+    name: str,
+    run: Callable[[argparse.Namespace], int],
+    *,
+    summary: str,
+    description: str,
+) -> argparse.ArgumentParser:
+    """A subcommand: ``summary`` in the top-level help, ``description`` in its own; ``run``
+    does it, and errors in its arguments are reported under its own usage (``main``)."""
+    parser = commands.add_parser(name, help=summary, description=description)
+    parser.set_defaults(run=run, parser=parser)
+    return parser
+
+
+def _simulate_parser(commands: _Commands) -> None:
+    sim = _command(
+        commands,
         "simulate",
-        help="bots play many hands or matches at full speed",
+        _simulate,
+        summary="bots play many hands or matches at full speed",
         description="Bots play many hands (or whole matches) on every core, then a summary: "
         "speed, outcomes, calls, points by seat and team, runs, bella. Each game's deal and "
         "bot choices are derived from the seed and the game's number, so a run gives the same "
@@ -245,13 +267,14 @@ def _simulate_parser(commands: argparse._SubParsersAction[argparse.ArgumentParse
         help="no progress bar (it is drawn only when standard error is a terminal)",
     )
     _add_rule_flags(sim)
-    sim.set_defaults(run=_simulate, parser=sim)
 
 
-def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    replay = commands.add_parser(
+def _replay_parser(commands: _Commands) -> None:
+    replay = _command(
+        commands,
         "replay",
-        help="check and play a tarabish-record/1 file",
+        _replay,
+        summary="check and play a tarabish-record/1 file",
         description="Check every action of a tarabish-record/1 file (docs/RECORDS.md), play it "
         "and print it back as JSON with a result for every hand, the totals and the winner. A "
         "malformed or illegal record exits 2 with one line naming the hand, the action and the "
@@ -270,13 +293,14 @@ def _replay_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     replay.add_argument(
         "--engine", choices=("rust", "reference"), default="rust", help=_ENGINE_HELP
     )
-    replay.set_defaults(run=_replay, parser=replay)
 
 
-def _play_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    play = commands.add_parser(
+def _play_parser(commands: _Commands) -> None:
+    play = _command(
+        commands,
         "play",
-        help="play a match in the terminal against bots",
+        _play,
+        summary="play a match in the terminal against bots",
         description="Play a match against bots at the other three seats, on a screen redrawn "
         "at each of your turns: your hand, the trick and the last trick, trump, the dealer, "
         "your partner, whose turn, the hand's points and the match score by team. Choose an "
@@ -294,7 +318,6 @@ def _play_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help=f"the other seats' bot, one of {', '.join(BOTS)} (default greedy)",
     )
     _add_rule_flags(play)
-    play.set_defaults(run=_play, parser=play)
 
 
 def _parser() -> argparse.ArgumentParser:
