@@ -7,6 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
+EXCERPT_CHARS = 60
+"""How much of a bad input an error message quotes (a short excerpt, whatever its size)."""
+
+
+def excerpt(value: object) -> str:
+    """The ``repr`` of a bad input for an error message, cut to ``EXCERPT_CHARS`` characters.
+
+    Long text is cut before ``repr`` so a megabyte string costs no more than a short one; the
+    ``repr`` escapes what cannot be printed (lone surrogates, control characters)."""
+    if isinstance(value, str) and len(value) > EXCERPT_CHARS:
+        return f"{value[:EXCERPT_CHARS]!r}... ({len(value)} characters)"
+    try:
+        text = repr(value)
+    except Exception:  # a value whose repr fails is still described by its type
+        text = f"<{type(value).__name__}>"
+    if len(text) > EXCERPT_CHARS:
+        return f"{text[:EXCERPT_CHARS]}... ({type(value).__name__})"
+    return text
+
 
 class TarabishError(ValueError):
     """Base class of every error this package raises on bad input or an illegal action."""

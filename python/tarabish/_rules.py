@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Literal
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, excerpt
+
+MAX_POINTS_OPTION = 65_535
+"""The largest ``target`` or ``forced_at`` (R9)."""
 
 
 @dataclass(frozen=True)
@@ -26,40 +29,39 @@ class Rules:
     enforce_legal_play: bool = True
 
     def __post_init__(self) -> None:
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``InvalidInputError`` unless every option holds a value R9 allows.
+
+        The constructor runs it; an engine runs it again on the rules it is given, so a
+        ``Rules`` changed behind the constructor's back (``object.__setattr__``, a crafted
+        pickle) is refused, never played."""
         for name in _OPTIONS:
             value = getattr(self, name)
             if name in ("target", "forced_at"):
                 if value is None and name == "forced_at":
                     continue
-                if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 65536:
+                if type(value) is not int or not 0 < value <= MAX_POINTS_OPTION:
                     raise InvalidInputError(
-                        f"Rules.{name} must be a whole number 1..65535, got {value!r} (R9)"
+                        f"Rules.{name} must be a whole number 1..{MAX_POINTS_OPTION}, "
+                        f"got {excerpt(value)} (R9)"
                     )
             elif name == "declarations":
-                if value not in ("auto", "manual"):
+                if type(value) is not str or value not in ("auto", "manual"):
                     raise InvalidInputError(
-                        f"Rules.declarations must be 'auto' or 'manual', got {value!r} (R4.4)"
+                        f"Rules.declarations must be 'auto' or 'manual', got {excerpt(value)} "
+                        "(R4.4)"
                     )
-            elif not isinstance(value, bool):
-                raise InvalidInputError(f"Rules.{name} must be True or False, got {value!r}")
-        flags = (
-            self.dealer_may_pass,
-            self.team_runs,
-            self.head_plain,
-            self.undertrump_optional,
-            self.partner_exempt,
-            self.half_bait_is_bait,
-            self.declarations == "manual",
-            self.first_bell_ok,
-            self.late_twenty,
-            not self.enforce_legal_play,
-        )
-        packed = self.target | ((self.forced_at or 0) << 16)
-        for bit, flag in enumerate(flags):
-            packed |= int(flag) << (32 + bit)
-        # The options packed in one int for the Rust core (rust/py/convert.rs), computed once;
-        # an instance attribute, not a field, so the fields are exactly R9's options.
-        object.__setattr__(self, "_packed", packed)
+            elif type(value) is not bool:
+                raise InvalidInputError(
+                    f"Rules.{name} must be True or False, got {excerpt(value)} (R9)"
+                )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as its public options and rebuilt through the constructor, which checks them:
+        # there is no other form of the rules to trust (rust/py/rules.rs reads these fields).
+        return (_from_options, (self.to_dict(),))
 
     @property
     def is_table_mode(self) -> bool:
@@ -76,13 +78,22 @@ class Rules:
 
     @classmethod
     def from_dict(cls, options: Any) -> Rules:
+        """The rules of a mapping of R9 option names to values (defaults for the others)."""
         if not isinstance(options, dict):
-            raise InvalidInputError(f"rules must be an object of R9 options, got {options!r}")
-        known = set(_OPTIONS)
-        unknown = sorted(set(options) - known)
+            raise InvalidInputError(
+                f"rules must be an object of R9 options, got {excerpt(options)}"
+            )
+        unknown = [name for name in options if not isinstance(name, str) or name not in _OPTIONS]
         if unknown:
-            raise InvalidInputError(f"unknown rule option(s) {unknown} (R9 lists {sorted(known)})")
+            raise InvalidInputError(
+                f"unknown rule option {excerpt(unknown[0])} (R9 lists {', '.join(_OPTIONS)})"
+            )
         return cls(**options)
+
+
+def _from_options(options: dict[str, Any]) -> Rules:
+    """Unpickling: the rules rebuilt from their options, checked like any others."""
+    return Rules.from_dict(options)
 
 
 _OPTIONS = tuple(f.name for f in fields(Rules))

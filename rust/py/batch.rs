@@ -4,7 +4,8 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{game_rules_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg};
+use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg};
+use super::rules::game_rules_arg;
 use super::states::PyHandState;
 use crate::bots::{random_action, Bot};
 use crate::deal::deal_with;

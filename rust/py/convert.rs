@@ -1,4 +1,4 @@
-//! Conversions between Python values and the core: cards, suits, rules, seats, and the one
+//! Conversions between Python values and the core: cards, suits, seats, and the one
 //! conversion of [`Error`] into `InvalidInputError` / `IllegalActionError`.
 
 use pyo3::prelude::*;
@@ -7,14 +7,11 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use crate::cards::{parse_cards, Card, CardSet, Suit};
 use crate::error::Error;
-use crate::variants::Rules;
 
 static INVALID_INPUT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static ILLEGAL_ACTION: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static CARD_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static RULES_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static SUIT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static DEFAULT_RULES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// A Python class or value of the package, imported once.
 pub fn class<'py>(
@@ -301,76 +298,8 @@ pub fn team_pair_arg(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<[u32; 2]> {
     ])
 }
 
-/// The rules object (or the default `Rules()` for None), its core form, and whether it asks
-/// for table mode (R8).
-pub fn rules_arg<'py>(
-    py: Python<'py>,
-    obj: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, Rules, bool)> {
-    let Some(rules_obj) = obj.filter(|obj| !obj.is_none()) else {
-        let default = DEFAULT_RULES.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-            Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?
-                .call0()?
-                .unbind())
-        })?;
-        return Ok((default.bind(py).clone(), Rules::default(), false));
-    };
-    if !rules_obj.is_instance(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?)? {
-        return Err(invalid(
-            py,
-            format!(
-                "rules must be a tarabish.Rules, got {}",
-                describe(rules_obj)
-            ),
-        ));
-    }
-    let packed: u64 = rules_obj.getattr(pyo3::intern!(py, "_packed"))?.extract()?;
-    let (rules, table_mode) = unpack_rules(packed);
-    Ok((rules_obj.clone(), rules, table_mode))
-}
-
-/// The core rules for the primitives: `None` is the default without touching Python.
-pub fn primitive_rules(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    match obj {
-        Some(obj) if !obj.is_none() => Ok(rules_arg(py, Some(obj))?.1),
-        _ => Ok(Rules::default()),
-    }
-}
-
-/// Decodes `Rules._packed` (python/tarabish/_rules.py).
-fn unpack_rules(packed: u64) -> (Rules, bool) {
-    let flag = |bit: u32| packed & (1 << (32 + bit)) != 0;
-    let forced = ((packed >> 16) & 0xffff) as u16;
-    let rules = Rules {
-        target: (packed & 0xffff) as u16,
-        dealer_may_pass: flag(0),
-        forced_at: (forced > 0).then_some(forced),
-        team_runs: flag(1),
-        head_plain: flag(2),
-        undertrump_optional: flag(3),
-        partner_exempt: flag(4),
-        half_bait_is_bait: flag(5),
-    };
-    (rules, flag(6) || flag(9))
-}
-
-/// Rules for a game state: table mode (R8) is refused.
-pub fn game_rules_arg<'py>(
-    py: Python<'py>,
-    obj: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, Rules)> {
-    let (rules_obj, rules, table_mode) = rules_arg(py, obj)?;
-    if table_mode {
-        return Err(invalid(
-            py,
-            "table mode (declarations='manual' or enforce_legal_play=False, R8) is not \
-             supported by this engine yet",
-        ));
-    }
-    Ok((rules_obj, rules))
-}
-
-fn describe(obj: &Bound<'_, PyAny>) -> String {
+/// A short description of a Python value for error messages: its repr, cut, and its type.
+pub fn describe(obj: &Bound<'_, PyAny>) -> String {
     let type_name = obj
         .get_type()
         .name()

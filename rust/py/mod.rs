@@ -6,6 +6,7 @@ mod batch;
 mod convert;
 mod lock;
 mod primitives;
+mod rules;
 mod states;
 
 use pyo3::prelude::*;

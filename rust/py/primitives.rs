@@ -5,9 +5,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use super::convert::{
-    card_arg, cards_arg, class, int_arg, invalid, primitive_rules, py_cards, py_deal, py_suit,
-    suit_arg, to_py_err,
+    card_arg, cards_arg, class, int_arg, invalid, py_cards, py_deal, py_suit, suit_arg, to_py_err,
 };
+use super::rules::primitive_rules;
 use crate::cards::{Rank, Suit};
 use crate::deal::deal_from_seed;
 use crate::rules::{checked_legal_plays, checked_trick_winner, distinct};

@@ -12,11 +12,12 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 
 use super::convert::{
-    cards_arg, class, game_rules_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg,
-    py_card_tuple, py_deal, py_suit, to_py_err,
+    cards_arg, class, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal,
+    py_suit, to_py_err,
 };
 use super::lock::StateLock;
 use super::primitives::{py_outcome, py_runs};
+use super::rules::game_rules_arg;
 use crate::deal::check_deal;
 use crate::matches::Match;
 use crate::observe::{

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from .._cards import Card, Suit, parse_cards
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, excerpt
 from .._rules import Rules
 
 MAX_SEED = 2**64 - 1
@@ -107,7 +107,8 @@ def rules_value(rules: Any) -> Rules:
     if rules is None:
         return Rules()
     if not isinstance(rules, Rules):
-        raise InvalidInputError(f"rules must be a tarabish.Rules, got {rules!r}")
+        raise InvalidInputError(f"rules must be a tarabish.Rules, got {excerpt(rules)}")
+    rules.check()
     return rules
 
 
