@@ -114,6 +114,17 @@ def _add_rule_flags(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=meaning)
 
 
+def _add_ray_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=None,
+        help="play on the Ray cluster at ADDRESS (host:port of its head, auto, or local for a "
+        "new instance on this machine; needs pip install 'tarabish[ray]'): the same results as "
+        "a local run",
+    )
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     switches = {name: getattr(args, name) for name, _ in _SWITCHES}
     return Rules(target=args.target, forced_at=args.forced_at, **switches)
@@ -182,6 +193,7 @@ def _simulate(args: argparse.Namespace) -> int:
             rules=_rules(args),
             threads=args.threads,
             progress=None if args.no_progress else progress,
+            ray_address=args.ray,
         )
     if args.json:
         print(json.dumps(summary.to_dict(), indent=2))
@@ -261,6 +273,7 @@ def _simulate_parser(commands: _Commands) -> None:
         "(by seat), comma-separated (default random)",
     )
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    _add_ray_flag(sim)
     sim.add_argument(
         "--no-progress",
         action="store_true",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from . import _core
@@ -108,12 +109,15 @@ def simulate(
     rules: Rules | None = None,
     threads: int = 0,
     progress: Callable[[int, int], None] | None = None,
+    ray_address: str | None = None,
 ) -> Summary:
     """Plays ``hands`` hands or ``matches`` matches with Rust bots and sums up the results.
 
     ``bots`` is one bot name for every seat, two (team 0, team 1) or four (by seat): ``random``
     or ``greedy``. ``threads=0`` uses every core. ``progress(done, total)`` is called between
-    chunks.
+    chunks. ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of
+    games a task on one core of a node (``threads`` is then the cluster's CPU count): the
+    counts equal the local run's for the same seed (docs/SEARCH.md).
     """
     if (hands is None) == (matches is None):
         raise InvalidInputError("give exactly one of hands= or matches=")
@@ -124,6 +128,10 @@ def simulate(
         raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {threads!r}")
     seats = _bots(bots)
     rules = rules if rules is not None else Rules()
+    if ray_address is not None:
+        return _simulate_on_ray(
+            ray_address, total, matches is not None, seed, seats, rules, progress
+        )
     per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
     totals: dict[str, Any] | None = None
     start = time.perf_counter()
@@ -143,7 +151,55 @@ def simulate(
         done = stop
         if progress is not None:
             progress(done, total)
-    seconds = time.perf_counter() - start
+    return _summary(totals, seed, seats, threads, time.perf_counter() - start)
+
+
+def _play_range(
+    start: int,
+    stop: int,
+    *,
+    seed: int,
+    bots: tuple[str, str, str, str],
+    rules: Rules,
+    matches: bool,
+    threads: int,
+) -> dict[str, Any]:
+    return _core.simulate(
+        start=start,
+        stop=stop,
+        seed=seed,
+        bots=list(bots),
+        rules=rules,
+        threads=threads,
+        matches=matches,
+    )
+
+
+def _simulate_on_ray(
+    address: str,
+    total: int,
+    matches: bool,
+    seed: int,
+    seats: tuple[str, str, str, str],
+    rules: Rules,
+    progress: Callable[[int, int], None] | None,
+) -> Summary:
+    from . import _ray
+
+    play = partial(_play_range, seed=seed, bots=seats, rules=rules, matches=matches, threads=1)
+    play(0, 0)  # checks the arguments here, before anything is sent to the cluster
+    start = time.perf_counter()
+    totals, cpus = _ray.run(address, play, total, _add, progress)
+    return _summary(totals, seed, seats, cpus, time.perf_counter() - start)
+
+
+def _summary(
+    totals: dict[str, Any],
+    seed: int,
+    seats: tuple[str, str, str, str],
+    threads: int,
+    seconds: float,
+) -> Summary:
     outcomes = totals["outcomes"]
     return Summary(
         hands=totals["hands"],

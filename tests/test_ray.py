@@ -1,0 +1,78 @@
+"""Batches on a Ray cluster (python/tarabish/_ray.py, extra ``ray``): a local Ray instance of two
+CPUs, started by the test, plays ranges of games; the counts equal the local run's for the same
+seed, because game i always uses seed derive(seed, i) and dealer i % 4 (docs/ENGINE.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+import ray
+
+import tarabish as tb
+from tarabish._ray import RANGES_PER_CPU, ranges
+
+
+@pytest.mark.parametrize(("total", "cpus"), [(0, 2), (1, 2), (7, 2), (1000, 3), (5, 0)])
+def test_ranges_cover_the_batch_in_order(total: int, cpus: int) -> None:
+    parts = ranges(total, cpus)
+    assert parts[0][0] == 0 and parts[-1][1] == total
+    assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
+    assert len(parts) <= RANGES_PER_CPU * max(1, cpus)
+    assert total == 0 or all(stop > start for start, stop in parts)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A fresh local Ray instance on loopback with two CPUs; its address for other processes."""
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+# One test for everything that needs the cluster, so that parallel test workers do not each start
+# a Ray instance (a few seconds each).
+def test_ray_runs_equal_local_runs(cluster: str) -> None:
+    rules = tb.Rules(forced_at=400, dealer_may_pass=True)
+    for games, seed, bots in [
+        ({"hands": 30_001}, 9, ("greedy", "random")),
+        ({"matches": 301}, 2**64 - 1, ("random",)),
+    ]:
+        seen: list[tuple[int, int]] = []
+        remote = tb.simulate(
+            **games,
+            seed=seed,
+            bots=bots,
+            rules=rules,
+            ray_address=cluster,
+            progress=lambda done, total: seen.append((done, total)),
+        )
+        local = tb.simulate(**games, seed=seed, bots=bots, rules=rules)
+        assert remote.counts() == local.counts()
+        assert remote.threads == 2  # the cluster's CPUs
+        total = next(iter(games.values()))
+        assert seen[-1] == (total, total) and len(seen) == len(ranges(total, 2))
+    assert tb.simulate(hands=0, ray_address=cluster).hands == 0
+
+    # Bad arguments are refused here, before anything goes to the cluster.
+    with pytest.raises(tb.InvalidInputError, match="seed"):
+        tb.simulate(hands=10, seed=2**64, ray_address=cluster)
+
+    # The command line connects to the same cluster by its address.
+    done = subprocess.run(
+        [sys.executable, "-m", "tarabish", "simulate", "--hands", "20000", "--seed", "4"]
+        + ["--json", "--no-progress", "--ray", cluster],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    expected = tb.simulate(hands=20000, seed=4).counts()
+    assert {key: summary[key] for key in expected} == expected
