@@ -8,10 +8,10 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 import ray
-
 import tarabish as tb
 from tarabish._ray import RANGES_PER_CPU, ranges
 
@@ -20,7 +20,7 @@ from tarabish._ray import RANGES_PER_CPU, ranges
 def test_ranges_cover_the_batch_in_order(total: int, cpus: int) -> None:
     parts = ranges(total, cpus)
     assert parts[0][0] == 0 and parts[-1][1] == total
-    assert all(a[1] == b[0] for a, b in zip(parts, parts[1:], strict=False))
+    assert all(a[1] == b[0] for a, b in pairwise(parts))
     assert len(parts) <= RANGES_PER_CPU * max(1, cpus)
     assert total == 0 or all(stop > start for start, stop in parts)
 
@@ -50,7 +50,7 @@ def test_ray_runs_equal_local_runs(cluster: str) -> None:
             bots=bots,
             rules=rules,
             ray_address=cluster,
-            progress=lambda done, total: seen.append((done, total)),
+            progress=lambda done, total, seen=seen: seen.append((done, total)),
         )
         local = tb.simulate(**games, seed=seed, bots=bots, rules=rules)
         assert remote.counts() == local.counts()
@@ -65,8 +65,10 @@ def test_ray_runs_equal_local_runs(cluster: str) -> None:
 
     # The command line connects to the same cluster by its address.
     done = subprocess.run(
-        [sys.executable, "-m", "tarabish", "simulate", "--hands", "20000", "--seed", "4"]
-        + ["--json", "--no-progress", "--ray", cluster],
+        [
+            *(sys.executable, "-m", "tarabish", "simulate", "--hands", "20000", "--seed", "4"),
+            *("--json", "--no-progress", "--ray", cluster),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

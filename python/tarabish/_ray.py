@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any, TypeVar
 
 from ._errors import InvalidInputError
@@ -36,7 +37,9 @@ def connect(address: str) -> Any:
         try:
             ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
         except (ConnectionError, ValueError, RuntimeError) as error:
-            raise InvalidInputError(f"cannot connect to the Ray cluster at {address!r}: {error}")
+            raise InvalidInputError(
+                f"cannot connect to the Ray cluster at {address!r}: {error}"
+            ) from error
     return ray
 
 
@@ -45,7 +48,7 @@ def ranges(total: int, cpus: int) -> list[tuple[int, int]]:
     ranges, in order (none empty; one empty range for an empty batch)."""
     parts = max(1, min(total, RANGES_PER_CPU * max(1, cpus)))
     bounds = [total * k // parts for k in range(parts + 1)]
-    return list(zip(bounds, bounds[1:], strict=False))
+    return list(pairwise(bounds))
 
 
 def run(

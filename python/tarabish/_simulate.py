@@ -132,21 +132,21 @@ def simulate(
         return _simulate_on_ray(
             ray_address, total, matches is not None, seed, seats, rules, progress
         )
+    play = partial(
+        _play_range,
+        seed=seed,
+        bots=seats,
+        rules=rules,
+        matches=matches is not None,
+        threads=threads,
+    )
     per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
     totals: dict[str, Any] | None = None
     start = time.perf_counter()
     done = 0
     while done < total or totals is None:
         stop = min(total, done + per_chunk)
-        part = _core.simulate(
-            start=done,
-            stop=stop,
-            seed=seed,
-            bots=list(seats),
-            rules=rules,
-            threads=threads,
-            matches=matches is not None,
-        )
+        part = play(done, stop)
         totals = part if totals is None else _add(totals, part)
         done = stop
         if progress is not None:
