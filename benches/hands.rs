@@ -6,7 +6,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use tarabish::bots::Bot;
+use tarabish::bots::BotSpec;
 use tarabish::sim::{simulate_on, Batch, Summary};
 use tarabish::{legal_plays, parse_cards, CardSet, Hand, Rules, Suit, TrickSoFar};
 
@@ -19,7 +19,7 @@ fn hands_per_second(threads: usize, hands: u64) -> (f64, Summary) {
     let batch = Batch {
         seed: 7,
         rules: Rules::default(),
-        bots: [Bot::Random; 4],
+        bots: [BotSpec::Random; 4],
     };
     let mut rates = Vec::new();
     let mut last = Summary::default();

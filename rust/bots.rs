@@ -1,61 +1,162 @@
-//! Bots that choose actions from what their seat may see: a uniform random bot (the playout
-//! policy of docs/ENGINE.md, picking the k-th set bit of the legal mask) and a greedy bot that
+//! Bots behind one interface: a [`Policy`] chooses an action from an [`InfoSet`] (what its seat
+//! knows, nothing more) and the legal action ids; a [`BotSpec`] names a bot and its parameters
+//! (`"ismcts:iterations=2000,c=0.7"`) and builds it. Here: the uniform random bot (the playout
+//! policy of docs/ENGINE.md, picking the k-th set bit of the legal mask) and the greedy bot that
 //! calls on strength and plays the cheapest winning card.
 
-use crate::bits::{has_bmi2, select, select_with};
+use std::fmt;
+
+use crate::bits::select;
 use crate::cards::{Card, CardSet, Suit};
+use crate::error::Error;
+use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::rules::{card_points, strength, TrickSoFar};
-use crate::state::{Hand, Phase, CALL_BASE, PASS};
+use crate::state::{Phase, CALL_BASE, PASS};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Bot {
-    /// Every legal action equally likely.
+/// A bot: chooses one of the `legal` action ids (a mask, bit = id, never empty) for the seat of
+/// `info`, which is to move. Sees only the information set; draws any randomness from `rng`
+/// (seeded per game by the caller, so a batch gives the same results on any thread).
+pub trait Policy: Send {
+    /// The action id to take.
+    fn act(&mut self, info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8;
+}
+
+/// Every legal action equally likely.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RandomBot;
+
+impl Policy for RandomBot {
+    #[inline]
+    fn act(&mut self, _info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8 {
+        random_action(legal, rng)
+    }
+}
+
+/// Calls its strongest suit when it is strong enough; wins tricks cheaply, feeds points to a
+/// winning partner, and throws its cheapest card otherwise.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GreedyBot;
+
+impl Policy for GreedyBot {
+    fn act(&mut self, info: &InfoSet, legal: u64, _rng: &mut SplitMix64) -> u8 {
+        greedy_action(info, legal)
+    }
+}
+
+/// A bot and its parameters. Text form `name` or `name:key=value,key=value` (what `simulate`,
+/// `play --bot` and tournaments take); [`BotSpec::parse`] checks names, keys and ranges, so a
+/// spec always builds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BotSpec {
+    /// [`RandomBot`].
     Random,
-    /// Calls its strongest suit when it is strong enough; wins tricks cheaply, feeds points to
-    /// a winning partner, and throws its cheapest card otherwise.
+    /// [`GreedyBot`].
     Greedy,
 }
 
-impl Bot {
-    pub fn from_name(name: &str) -> Option<Bot> {
-        match name {
-            "random" => Some(Bot::Random),
-            "greedy" => Some(Bot::Greedy),
-            _ => None,
-        }
+/// The bots a [`BotSpec`] may name.
+pub const BOT_NAMES: &str = "random, greedy";
+
+impl BotSpec {
+    /// Parses `name` or `name:key=value,...` (values are numbers).
+    pub fn parse(text: &str) -> Result<BotSpec, Error> {
+        let (name, rest) = text.split_once(':').unwrap_or((text, ""));
+        let params = Params::parse(text, rest)?;
+        let spec = match name.trim().to_ascii_lowercase().as_str() {
+            "random" => BotSpec::Random,
+            "greedy" => BotSpec::Greedy,
+            other => {
+                return Err(Error::invalid(format!(
+                    "unknown bot {other:?}: one of {BOT_NAMES}"
+                )))
+            }
+        };
+        params.finish()?;
+        Ok(spec)
     }
 
-    pub const fn name(self) -> &'static str {
+    /// Whether this is the uniform random bot (simulation has a fast path for it).
+    pub fn is_random(&self) -> bool {
+        *self == BotSpec::Random
+    }
+
+    /// Builds the bot.
+    pub fn build(&self) -> Box<dyn Policy> {
         match self {
-            Bot::Random => "random",
-            Bot::Greedy => "greedy",
+            BotSpec::Random => Box::new(RandomBot),
+            BotSpec::Greedy => Box::new(GreedyBot),
         }
     }
+}
 
-    /// The action id this bot takes in `hand` (not over).
-    #[inline]
-    pub fn choose(self, hand: &Hand, rng: &mut SplitMix64) -> u8 {
-        if has_bmi2() {
-            // SAFETY: BMI2 is present.
-            unsafe { self.choose_with::<true>(hand, rng) }
-        } else {
-            // SAFETY: no requirement without BMI2.
-            unsafe { self.choose_with::<false>(hand, rng) }
-        }
-    }
-
-    /// [`Bot::choose`] with the instruction set chosen by the caller.
-    ///
-    /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2.
-    #[inline(always)]
-    pub unsafe fn choose_with<const BMI2: bool>(self, hand: &Hand, rng: &mut SplitMix64) -> u8 {
-        let mask = hand.legal_mask();
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            // SAFETY: passed on from the caller.
-            Bot::Random => unsafe { random_action_with::<BMI2>(mask, rng) },
-            Bot::Greedy => greedy_action(hand, mask),
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Greedy => f.write_str("greedy"),
+        }
+    }
+}
+
+/// The `key=value` parameters of a bot spec, taken one by one by the bot's parser.
+#[derive(Clone, Debug)]
+pub struct Params {
+    text: String,
+    items: Vec<(String, f64)>,
+}
+
+impl Params {
+    /// Parses `key=number,...` of the spec `text`.
+    pub fn parse(text: &str, items: &str) -> Result<Params, Error> {
+        let mut params = Params {
+            text: text.to_string(),
+            items: Vec::new(),
+        };
+        for item in items.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let parsed = item.split_once('=').and_then(|(k, v)| {
+                let value = v.trim().parse::<f64>().ok().filter(|v| v.is_finite())?;
+                Some((k.trim().to_ascii_lowercase(), value))
+            });
+            match parsed {
+                Some(pair) => params.items.push(pair),
+                None => {
+                    return Err(Error::invalid(format!(
+                        "bot {text:?}: parameter {item:?} is not key=number"
+                    )))
+                }
+            }
+        }
+        Ok(params)
+    }
+
+    /// Takes parameter `key` (the last one given wins), or `default`; an error unless it lies
+    /// in `min..=max`.
+    pub fn take(&mut self, key: &str, default: f64, min: f64, max: f64) -> Result<f64, Error> {
+        let mut value = default;
+        self.items.retain(|(k, v)| {
+            if k == key {
+                value = *v;
+            }
+            k != key
+        });
+        if !(min..=max).contains(&value) {
+            return Err(Error::invalid(format!(
+                "bot {:?}: {key} must be in {min}..={max}, got {value}",
+                self.text
+            )));
+        }
+        Ok(value)
+    }
+
+    /// An error naming a parameter no one took.
+    pub fn finish(self) -> Result<(), Error> {
+        match self.items.first() {
+            Some((key, _)) => Err(Error::invalid(format!(
+                "bot {:?}: unknown parameter {key:?}",
+                self.text
+            ))),
+            None => Ok(()),
         }
     }
 }
@@ -66,25 +167,15 @@ pub fn random_action(mask: u64, rng: &mut SplitMix64) -> u8 {
     select(mask, rng.below(mask.count_ones())) as u8
 }
 
-/// [`random_action`] with the instruction set chosen by the caller.
-///
-/// # Safety
-/// With `BMI2 = true` the CPU must support BMI2.
-#[inline(always)]
-unsafe fn random_action_with<const BMI2: bool>(mask: u64, rng: &mut SplitMix64) -> u8 {
-    // SAFETY: passed on from the caller.
-    unsafe { select_with::<BMI2>(mask, rng.below(mask.count_ones())) as u8 }
-}
-
-fn greedy_action(hand: &Hand, mask: u64) -> u8 {
-    if hand.phase() == Phase::Auction {
-        return greedy_call(hand, mask);
+fn greedy_action(info: &InfoSet, mask: u64) -> u8 {
+    if info.phase() == Phase::Auction {
+        return greedy_call(info, mask);
     }
-    let Some(trump) = hand.trump() else {
+    let Some(trump) = info.trump() else {
         return mask.trailing_zeros() as u8;
     };
     let legal = CardSet(mask);
-    let trick = hand.current_trick();
+    let trick = info.current_trick();
     let cheapest = |cards: CardSet| -> Card {
         cards
             .iter()
@@ -98,7 +189,7 @@ fn greedy_action(hand: &Hand, mask: u64) -> u8 {
             .find(|c| c.suit() != trump && strength(*c, trump) == 8);
         return aces.unwrap_or_else(|| cheapest(legal)).index();
     }
-    let so_far = TrickSoFar::of(trick, trump);
+    let so_far = *info.trick();
     let position = trick.len();
     if position >= 2 && so_far.winner() == position - 2 {
         // The partner is winning: add the most points that are not a trump J or 9.
@@ -110,11 +201,7 @@ fn greedy_action(hand: &Hand, mask: u64) -> u8 {
     }
     let winners: CardSet = legal
         .iter()
-        .filter(|&card| {
-            let mut next = so_far;
-            next.push(card, trump);
-            next.winner() == position
-        })
+        .filter(|&card| wins_so_far(so_far, card, trump))
         .collect();
     if winners.is_empty() {
         cheapest(legal).index()
@@ -127,11 +214,17 @@ fn greedy_action(hand: &Hand, mask: u64) -> u8 {
     }
 }
 
+/// Whether `card` played to `trick` would be winning it so far (R5.2).
+pub fn wins_so_far(trick: TrickSoFar, card: Card, trump: Suit) -> bool {
+    let mut next = trick;
+    next.push(card, trump);
+    next.winner() == trick.len()
+}
+
 /// Calls the suit whose known cards are worth most as trump, if worth enough or if passing is
 /// not allowed.
-fn greedy_call(hand: &Hand, mask: u64) -> u8 {
-    let seat = hand.to_move().unwrap_or(0) as usize;
-    let known = hand.first_six(seat);
+fn greedy_call(info: &InfoSet, mask: u64) -> u8 {
+    let known = info.hand();
     let value = |suit: Suit| -> u32 {
         known
             .of_suit(suit)
@@ -153,5 +246,20 @@ fn greedy_call(hand: &Hand, mask: u64) -> u8 {
         PASS
     } else {
         CALL_BASE + best as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_check_and_print() {
+        let spec = BotSpec::parse("Greedy").unwrap();
+        assert_eq!(spec.to_string(), "greedy");
+        assert!(BotSpec::parse("oracle").is_err());
+        assert!(BotSpec::parse("random:depth=3").is_err());
+        assert!(BotSpec::parse("random:depth").is_err());
+        assert!(BotSpec::parse(" random ").unwrap().is_random());
     }
 }

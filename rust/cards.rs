@@ -266,6 +266,12 @@ impl CardSet {
         CardSet(self.0 & other.0)
     }
 
+    /// The cards of this set that are not in `other`.
+    #[inline]
+    pub const fn minus(self, other: CardSet) -> CardSet {
+        CardSet(self.0 & !other.0)
+    }
+
     /// The cards of `suit` in this set.
     #[inline]
     pub const fn of_suit(self, suit: Suit) -> CardSet {

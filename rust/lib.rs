@@ -9,6 +9,7 @@ pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod infoset;
 pub mod matches;
 pub mod observe;
 pub mod rng;

@@ -218,6 +218,54 @@ pub fn legal_plays(hand: CardSet, trick: &TrickSoFar, trump: Suit, rules: &Rules
     }
 }
 
+/// R5.1 read backwards: the cards a player cannot have held besides `card` when they played
+/// `card` to `trick` legally. For every hand `h` holding `card`, `card` is in
+/// `legal_plays(h, trick)` exactly when `h` holds none of the returned cards, so these sets are
+/// all a seat's play tells the others (voids from not following, no trump from not trumping, no
+/// higher trump from failing to head or beat, under the active variants).
+pub fn implied_voids(trick: &TrickSoFar, card: Card, trump: Suit, rules: &Rules) -> CardSet {
+    if trick.len == 0 {
+        return CardSet::EMPTY; // the leader may lead any card
+    }
+    let led = trick.led;
+    let trumped = trick.best >= TRUMPED;
+    // The cards that would have had to be played instead of `card`, unless `card` is one.
+    let unless_played = |must: CardSet| {
+        if must.contains(card) {
+            CardSet::EMPTY
+        } else {
+            must
+        }
+    };
+    if card.suit() == led {
+        // R5.1a: following; heading in trump, or in a plain suit under `head_plain`.
+        return if led == trump {
+            unless_played(cards_above(trump, trick.best - TRUMPED, trump))
+        } else if rules.head_plain && !trumped {
+            unless_played(cards_above(led, trick.best, trump))
+        } else {
+            CardSet::EMPTY
+        };
+    }
+    let void = led.mask();
+    if rules.partner_exempt && trick.len >= 2 && trick.winner == trick.len - 2 {
+        return void;
+    }
+    let beat = if trumped {
+        cards_above(trump, trick.best - TRUMPED, trump)
+    } else {
+        trump.mask()
+    };
+    if card.suit() == trump {
+        // R5.1b: trumping, and beating the highest trump when it could.
+        void.union(unless_played(beat))
+    } else if trumped && rules.undertrump_optional {
+        void.union(beat) // R5.1b variant: any card only when it cannot beat
+    } else {
+        void.union(trump.mask()) // R5.1c: holding neither suit
+    }
+}
+
 /// Checks a hand and a partial trick for the primitives: 1-9 distinct cards in hand, 0-3 in the
 /// trick, none in both.
 pub fn checked_legal_plays(
@@ -390,6 +438,42 @@ mod tests {
             set("9H AH")
         );
         assert_eq!(legal("9H AH", "TH 6S", Suit::Spades, &head), set("9H AH"));
+    }
+
+    /// `implied_voids` is exactly R5.1 read backwards, for random hands, tricks and variants.
+    #[test]
+    fn r5_1_implied_voids_are_exact() {
+        let mut rng = crate::rng::SplitMix64::new(51);
+        for round in 0..20_000u32 {
+            let rules = Rules {
+                head_plain: round & 1 != 0,
+                undertrump_optional: round & 2 != 0,
+                partner_exempt: round & 4 != 0,
+                ..Rules::default()
+            };
+            let trump = Suit::from_index((round >> 3) as u8);
+            let mut deck: Vec<u8> = (0..36).collect();
+            for i in (1..36).rev() {
+                deck.swap(i, rng.below(i as u32 + 1) as usize);
+            }
+            let trick_len = rng.below(4) as usize;
+            let hand_len = 1 + rng.below(9) as usize;
+            let cards: Vec<Card> = deck
+                .iter()
+                .map(|&i| Card::from_index_unchecked(i))
+                .collect();
+            let trick = TrickSoFar::of(&cards[..trick_len], trump);
+            let hand: CardSet = cards[trick_len..trick_len + hand_len]
+                .iter()
+                .copied()
+                .collect();
+            let legal = legal_plays(hand, &trick, trump, &rules);
+            for card in hand {
+                let voids = implied_voids(&trick, card, trump, &rules);
+                let consistent = hand.minus(card.bit()).intersect(voids).is_empty();
+                assert_eq!(legal.contains(card), consistent, "{hand} {card} {rules:?}");
+            }
+        }
     }
 
     #[test]

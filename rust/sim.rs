@@ -7,9 +7,10 @@ use std::ops::{Add, Range};
 use rayon::prelude::*;
 
 use crate::bits::{has_bmi2, select_with};
-use crate::bots::Bot;
+use crate::bots::{BotSpec, Policy};
 use crate::cards::Card;
 use crate::deal::deal_with;
+use crate::infoset::InfoSet;
 use crate::matches::Match;
 use crate::rng::{derive, SplitMix64};
 use crate::scoring::Outcome;
@@ -17,11 +18,37 @@ use crate::state::{Hand, Phase};
 use crate::variants::Rules;
 
 /// What a batch is: the bots by seat, the rules, the batch seed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Batch {
+    /// The batch seed; game `i` uses `derive(seed, i)`.
     pub seed: u64,
+    /// The rules of every game.
     pub rules: Rules,
-    pub bots: [Bot; 4],
+    /// The bot of each seat.
+    pub bots: [BotSpec; 4],
+}
+
+/// The bots of a batch, built once per worker and reused game after game.
+pub type Seats = [Box<dyn Policy>; 4];
+
+impl Batch {
+    /// Builds the four seats' bots.
+    pub fn seats(&self) -> Seats {
+        self.bots.map(|spec| spec.build())
+    }
+
+    fn all_random(&self) -> bool {
+        self.bots.iter().all(BotSpec::is_random)
+    }
+}
+
+/// The action `seats` choose for the seat to move in `hand` (not over), from its information
+/// set only.
+#[inline]
+pub fn seat_action(seats: &mut Seats, hand: &Hand, rng: &mut SplitMix64) -> u8 {
+    let seat = hand.to_move().unwrap_or(0);
+    let info = InfoSet::new(hand, seat);
+    seats[seat as usize].act(&info, hand.legal_mask(), rng)
 }
 
 /// Totals over a batch; every field is a count or a sum.
@@ -95,63 +122,71 @@ impl Summary {
 
 /// Plays hand `index` of the batch: dealt and played with one generator seeded
 /// `derive(seed, index)`, dealer `index % 4`.
-pub fn play_hand(batch: &Batch, index: u64) -> Hand {
+pub fn play_hand(batch: &Batch, index: u64, seats: &mut Seats) -> Hand {
+    if batch.all_random() {
+        return play_random_hand(batch, index);
+    }
+    let mut rng = SplitMix64::new(derive(batch.seed, index));
+    let dealer = (index % 4) as u8;
+    let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
+    while !hand.is_terminal() {
+        let action = seat_action(seats, &hand, &mut rng);
+        hand.apply_unchecked(action);
+    }
+    hand
+}
+
+/// [`play_hand`] for four random bots: the same draws as [`crate::bots::RandomBot`], without
+/// building information sets or dispatching per action.
+fn play_random_hand(batch: &Batch, index: u64) -> Hand {
     #[cfg(target_arch = "x86_64")]
     if has_bmi2() {
         // SAFETY: BMI2 is present.
-        return unsafe { play_hand_bmi2(batch, index) };
+        return unsafe { play_random_hand_bmi2(batch, index) };
     }
     // SAFETY: no requirement without BMI2.
-    unsafe { play_hand_with::<false>(batch, index) }
+    unsafe { play_random_hand_with::<false>(batch, index) }
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2")]
-unsafe fn play_hand_bmi2(batch: &Batch, index: u64) -> Hand {
+unsafe fn play_random_hand_bmi2(batch: &Batch, index: u64) -> Hand {
     // SAFETY: this function requires BMI2.
-    unsafe { play_hand_with::<true>(batch, index) }
+    unsafe { play_random_hand_with::<true>(batch, index) }
 }
 
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn play_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> Hand {
+unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = (index % 4) as u8;
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
-    if batch.bots == [Bot::Random; 4] {
-        // The same draws as `Bot::Random::choose`, without the per-action dispatch.
-        while hand.phase() == Phase::Auction {
-            let mask = hand.legal_mask();
-            let k = rng.below(mask.count_ones());
-            // SAFETY: passed on from the caller.
-            hand.apply_unchecked(unsafe { select_with::<BMI2>(mask, k) } as u8);
-        }
-        while hand.phase() == Phase::Play {
-            let cards = hand.legal_cards();
-            let k = rng.below(cards.len());
-            // SAFETY: passed on from the caller.
-            let index = unsafe { select_with::<BMI2>(cards.bits(), k) } as u8;
-            hand.play_unchecked(Card::from_index_unchecked(index));
-        }
-        return hand;
-    }
-    while let Some(seat) = hand.to_move() {
+    while hand.phase() == Phase::Auction {
+        let mask = hand.legal_mask();
+        let k = rng.below(mask.count_ones());
         // SAFETY: passed on from the caller.
-        let action = unsafe { batch.bots[seat as usize].choose_with::<BMI2>(&hand, &mut rng) };
-        hand.apply_unchecked(action);
+        hand.apply_unchecked(unsafe { select_with::<BMI2>(mask, k) } as u8);
+    }
+    while hand.phase() == Phase::Play {
+        let cards = hand.legal_cards();
+        let k = rng.below(cards.len());
+        // SAFETY: passed on from the caller.
+        let index = unsafe { select_with::<BMI2>(cards.bits(), k) } as u8;
+        hand.play_unchecked(Card::from_index_unchecked(index));
     }
     hand
 }
 
 /// Plays match `index` of the batch: match seed `derive(seed, index)`, first dealer
 /// `index % 4`; the bots' generator is seeded with the match seed.
-pub fn play_match(batch: &Batch, index: u64, summary: &mut Summary) {
+pub fn play_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Summary) {
     let seed = derive(batch.seed, index);
     let mut game = Match::new(seed, batch.rules, (index % 4) as u8, [0, 0]);
     let mut rng = SplitMix64::new(seed);
     while let Some(seat) = game.hand().to_move().filter(|_| !game.is_terminal()) {
-        let action = batch.bots[seat as usize].choose(game.hand(), &mut rng);
+        debug_assert_eq!(game.hand().to_move(), Some(seat));
+        let action = seat_action(seats, game.hand(), &mut rng);
         if let Some(done) = game.apply_unchecked(action) {
             summary.record(&done);
         }
@@ -167,27 +202,39 @@ pub fn play_match(batch: &Batch, index: u64, summary: &mut Summary) {
 pub fn simulate(batch: &Batch, range: Range<u64>, matches: bool) -> Summary {
     range
         .into_par_iter()
-        .fold(Summary::default, |summary, index| {
-            play_into(batch, index, matches, summary)
-        })
+        .fold(
+            || (Summary::default(), batch.seats()),
+            |(summary, mut seats), index| {
+                let summary = play_into(batch, index, matches, &mut seats, summary);
+                (summary, seats)
+            },
+        )
+        .map(|(summary, _)| summary)
         .reduce(Summary::default, Summary::add)
 }
 
 /// Plays game `index` (a hand, or a match if `matches`) and adds it to `summary`.
 #[inline]
-fn play_into(batch: &Batch, index: u64, matches: bool, mut summary: Summary) -> Summary {
+fn play_into(
+    batch: &Batch,
+    index: u64,
+    matches: bool,
+    seats: &mut Seats,
+    mut summary: Summary,
+) -> Summary {
     if matches {
-        play_match(batch, index, &mut summary);
+        play_match(batch, index, seats, &mut summary);
     } else {
-        summary.record(&play_hand(batch, index));
+        summary.record(&play_hand(batch, index, seats));
     }
     summary
 }
 
 /// Plays games `range` of the batch on the calling thread, in order.
 pub fn simulate_serial(batch: &Batch, range: Range<u64>, matches: bool) -> Summary {
+    let mut seats = batch.seats();
     range.fold(Summary::default(), |summary, index| {
-        play_into(batch, index, matches, summary)
+        play_into(batch, index, matches, &mut seats, summary)
     })
 }
 
@@ -208,17 +255,17 @@ pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usi
 mod tests {
     use super::*;
 
-    fn batch(bots: [Bot; 4]) -> Batch {
+    fn batch(bots: [&str; 4]) -> Batch {
         Batch {
             seed: 2026,
             rules: Rules::default(),
-            bots,
+            bots: bots.map(|name| BotSpec::parse(name).unwrap()),
         }
     }
 
     #[test]
     fn one_thread_and_many_give_the_same_summary() {
-        let batch = batch([Bot::Random, Bot::Greedy, Bot::Random, Bot::Greedy]);
+        let batch = batch(["random", "greedy", "random", "greedy"]);
         let serial = simulate_serial(&batch, 0..500, false);
         assert_eq!(simulate_on(&batch, 0..500, false, 1), serial);
         assert_eq!(simulate_on(&batch, 0..500, false, 2), serial);
@@ -229,7 +276,7 @@ mod tests {
 
     #[test]
     fn greedy_team_beats_random_team() {
-        let batch = batch([Bot::Greedy, Bot::Random, Bot::Greedy, Bot::Random]);
+        let batch = batch(["greedy", "random", "greedy", "random"]);
         let summary = simulate(&batch, 0..200, true);
         assert_eq!(summary.matches, 200);
         assert!(

@@ -18,6 +18,8 @@ pub const NUM_ACTIONS: u8 = 41;
 const CALL_MASK: u64 = 0xf << CALL_BASE;
 const PASS_BIT: u64 = 1 << PASS;
 const NO_SEAT: u8 = 0xff;
+/// R1.4: the winner of the ninth trick adds 10.
+const LAST_TRICK_BONUS: u32 = 10;
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -390,13 +392,8 @@ impl Hand {
     }
 
     /// The auction so far as (seat, action id), eldest first.
-    pub fn auction(&self) -> impl Iterator<Item = (u8, u8)> + '_ {
-        let eldest = (self.dealer + 1) % 4;
-        let passes = self.passes;
-        let call = self.trump().map(|suit| CALL_BASE + suit as u8);
-        (0..passes)
-            .map(move |k| ((eldest + k) % 4, PASS))
-            .chain(call.map(move |id| ((eldest + passes) % 4, id)))
+    pub fn auction(&self) -> impl Iterator<Item = (u8, u8)> {
+        auction_of(self.dealer, self.passes, self.trump())
     }
 
     /// Every action so far as (seat, action id), in order.
@@ -429,27 +426,7 @@ impl Hand {
 
     /// The completed tricks, in order.
     pub fn completed_tricks(&self) -> impl Iterator<Item = TrickRecord> + '_ {
-        let trump = self.trump;
-        let complete = self.n_plays as usize / 4;
-        let mut leader = (self.dealer + 1) % 4;
-        (0..complete).map(move |k| {
-            let cards = [
-                self.plays[4 * k],
-                self.plays[4 * k + 1],
-                self.plays[4 * k + 2],
-                self.plays[4 * k + 3],
-            ];
-            let winner = (leader + TrickSoFar::of(&cards, trump).winner() as u8) % 4;
-            let last = if k == 8 { 10 } else { 0 };
-            let record = TrickRecord {
-                leader,
-                cards,
-                winner,
-                points: cards.iter().map(|&c| card_points(c, trump)).sum::<u32>() + last,
-            };
-            leader = winner;
-            record
-        })
+        completed_tricks_of(self.plays(), self.trump, (self.dealer + 1) % 4)
     }
 
     fn call(&mut self, trump: Suit) {
@@ -497,9 +474,13 @@ impl Hand {
             return;
         }
         let winner = (self.leader + self.trick.winner() as u8) % 4;
-        let last = if self.n_plays == 36 { 10 } else { 0 };
-        self.points[(winner & 1) as usize] += (self.trick_points + last) as u32;
-        self.taken[winner as usize] += self.trick_points + last;
+        let last = if self.n_plays == 36 {
+            LAST_TRICK_BONUS
+        } else {
+            0
+        };
+        self.points[(winner & 1) as usize] += self.trick_points as u32 + last;
+        self.taken[winner as usize] += self.trick_points + last as u16;
         self.trick = TrickSoFar::EMPTY;
         self.trick_points = 0;
         self.leader = winner;
@@ -524,6 +505,39 @@ impl Hand {
             self.points[holder & 1] += 20;
         }
     }
+}
+
+/// The auction as (seat, action id), eldest first: `passes` passes from the dealer's left, then
+/// the call of `trump` if it is named (R3.1).
+pub fn auction_of(dealer: u8, passes: u8, trump: Option<Suit>) -> impl Iterator<Item = (u8, u8)> {
+    let eldest = (dealer + 1) % 4;
+    let call = trump.map(|suit| CALL_BASE + suit as u8);
+    (0..passes)
+        .map(move |k| ((eldest + k) % 4, PASS))
+        .chain(call.map(move |id| ((eldest + passes) % 4, id)))
+}
+
+/// The completed tricks of `plays` (every card played, in order) with `eldest` leading the
+/// first (R3.5) and each winner the next (R5.2).
+pub fn completed_tricks_of(
+    plays: &[Card],
+    trump: Suit,
+    eldest: u8,
+) -> impl Iterator<Item = TrickRecord> + '_ {
+    let mut leader = eldest;
+    plays.chunks_exact(4).enumerate().map(move |(k, chunk)| {
+        let cards = [chunk[0], chunk[1], chunk[2], chunk[3]];
+        let winner = (leader + TrickSoFar::of(&cards, trump).winner() as u8) % 4;
+        let last = if k == 8 { LAST_TRICK_BONUS } else { 0 };
+        let record = TrickRecord {
+            leader,
+            cards,
+            winner,
+            points: cards.iter().map(|&c| card_points(c, trump)).sum::<u32>() + last,
+        };
+        leader = winner;
+        record
+    })
 }
 
 /// R3.4: the seat that may not pass, given the match scores before the hand.

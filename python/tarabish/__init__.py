@@ -25,7 +25,7 @@ from ._errors import IllegalActionError, InvalidInputError, TarabishError
 from ._record import RecordError, replay, to_record
 from ._rules import Rules
 from ._runs import Run
-from ._simulate import Summary, simulate
+from ._simulate import Summary, bot_action, bot_spec, simulate
 from ._views import (
     CallResult,
     HandResult,
@@ -66,6 +66,8 @@ __all__ = [
     "TarabishError",
     "TrickResult",
     "__version__",
+    "bot_action",
+    "bot_spec",
     "card_points",
     "compare_runs",
     "deal_cards",

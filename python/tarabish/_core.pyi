@@ -17,6 +17,7 @@ __all__ = [
     "HandState",
     "MatchState",
     "bot_action",
+    "bot_spec",
     "card_points",
     "compare_runs",
     "deal_cards",
@@ -53,6 +54,7 @@ def play_random_hand(
     scores_before: Sequence[int] | None = None,
 ) -> HandState: ...
 def bot_action(state: HandState, bot: str, seed: int = 0) -> int: ...
+def bot_spec(text: str) -> str: ...
 def simulate(
     *,
     start: int,

@@ -5,7 +5,7 @@ with the interpreter released (rust/sim.rs). Game ``i`` of a batch uses seed
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -15,6 +15,27 @@ from ._errors import InvalidInputError
 from ._rules import Rules
 
 BOTS = ("random", "greedy")
+
+BotSpec = str | Mapping[str, Any]
+"""A bot: text ``name`` or ``name:key=value,...`` (``"greedy"``), or a dict
+``{"name": "greedy", key: value, ...}`` (docs/SEARCH.md)."""
+
+
+def bot_spec(bot: BotSpec) -> str:
+    """The canonical text of a bot spec, checked (``InvalidInputError`` names what is wrong)."""
+    if isinstance(bot, Mapping):
+        params = {key: value for key, value in bot.items() if key != "name"}
+        name = bot.get("name")
+        if not isinstance(name, str) or any(
+            isinstance(v, bool) or not isinstance(v, int | float) for v in params.values()
+        ):
+            raise InvalidInputError(
+                f"a bot dict has a str 'name' and numeric parameters, got {dict(bot)!r}"
+            )
+        bot = name + ":" + ",".join(f"{key}={value}" for key, value in params.items())
+    if not isinstance(bot, str):
+        raise InvalidInputError(f"a bot is a spec string or dict, got {bot!r}")
+    return _core.bot_spec(bot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,17 +107,23 @@ class Summary:
         }
 
 
-def _bots(bots: str | Sequence[str]) -> tuple[str, str, str, str]:
-    names = [bots] * 4 if isinstance(bots, str) else list(bots)
-    if len(names) == 1:
-        names = names * 4
-    if len(names) == 2:
-        names = names * 2  # one bot a team: seats 0 and 2, then 1 and 3
-    if len(names) != 4 or any(name not in BOTS for name in names):
+def bot_action(state: _core.HandState, bot: BotSpec, seed: int = 0) -> int:
+    """The action id the Rust bot ``bot`` takes for the seat to move in ``state``, from that
+    seat's information set only, drawing from a generator seeded ``seed``."""
+    return _core.bot_action(state, bot_spec(bot), seed)
+
+
+def _bots(bots: BotSpec | Sequence[BotSpec]) -> tuple[str, str, str, str]:
+    specs = [bots] * 4 if isinstance(bots, str | Mapping) else list(bots)
+    if len(specs) == 1:
+        specs = specs * 4
+    if len(specs) == 2:
+        specs = specs * 2  # one bot a team: seats 0 and 2, then 1 and 3
+    if len(specs) != 4:
         raise InvalidInputError(
-            f"bots: one name for all seats, two (by team) or four (by seat), from {BOTS}; "
-            f"got {bots!r}"
+            f"bots: one spec for all seats, two (by team) or four (by seat); got {bots!r}"
         )
+    names = [bot_spec(spec) for spec in specs]
     return (names[0], names[1], names[2], names[3])
 
 
@@ -105,7 +132,7 @@ def simulate(
     matches: int | None = None,
     *,
     seed: int = 0,
-    bots: str | Sequence[str] = "random",
+    bots: BotSpec | Sequence[BotSpec] = "random",
     rules: Rules | None = None,
     threads: int = 0,
     progress: Callable[[int, int], None] | None = None,
@@ -113,11 +140,12 @@ def simulate(
 ) -> Summary:
     """Plays ``hands`` hands or ``matches`` matches with Rust bots and sums up the results.
 
-    ``bots`` is one bot name for every seat, two (team 0, team 1) or four (by seat): ``random``
-    or ``greedy``. ``threads=0`` uses every core. ``progress(done, total)`` is called between
-    chunks. ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of
-    games a task on one core of a node (``threads`` is then the cluster's CPU count): the
-    counts equal the local run's for the same seed (docs/SEARCH.md).
+    ``bots`` is one bot spec for every seat, two (team 0, team 1) or four (by seat): text such
+    as ``"greedy"`` or ``"ismcts:iterations=1000"``, or a dict (docs/SEARCH.md).
+    ``threads=0`` uses every core. ``progress(done, total)`` is called between chunks.
+    ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of games a task
+    on one core of a node (``threads`` is then the cluster's CPU count): the counts equal the
+    local run's for the same seed (docs/SEARCH.md).
     """
     if (hands is None) == (matches is None):
         raise InvalidInputError("give exactly one of hands= or matches=")

@@ -4,11 +4,12 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg};
+use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg, to_py_err};
 use super::rules::game_rules_arg;
 use super::states::PyHandState;
-use crate::bots::{random_action, Bot};
+use crate::bots::{random_action, BotSpec};
 use crate::deal::deal_with;
+use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::sim::{simulate_on, Batch};
 use crate::state::Hand;
@@ -32,10 +33,9 @@ fn simulate<'py>(
     if bots.len() != 4 {
         return Err(invalid(py, "bots: one bot name a seat (four)"));
     }
-    let mut seats = [Bot::Random; 4];
-    for (slot, name) in seats.iter_mut().zip(&bots) {
-        *slot = Bot::from_name(name)
-            .ok_or_else(|| invalid(py, format!("unknown bot {name:?}: random or greedy")))?;
+    let mut seats = [BotSpec::Random; 4];
+    for (slot, text) in seats.iter_mut().zip(&bots) {
+        *slot = BotSpec::parse(text).map_err(|e| to_py_err(py, e))?;
     }
     if stop < start {
         return Err(invalid(py, "stop must not be below start"));
@@ -83,22 +83,32 @@ fn play_random_hand<'py>(
     Ok(PyHandState::wrap(py, hand, &rules_obj.unbind()))
 }
 
-/// The action id a Rust bot takes in a running hand (`random` draws from a generator seeded
-/// `seed`). Bots see only what their seat may see.
+/// The action id a Rust bot (a spec such as `"greedy"`) takes in a running hand, drawing from
+/// a generator seeded `seed`. Bots see only their seat's information set.
 #[pyfunction]
 #[pyo3(signature = (state, bot, seed=0))]
 fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<u8> {
     let py = state.py();
-    let bot = Bot::from_name(bot)
-        .ok_or_else(|| invalid(py, format!("unknown bot {bot:?}: random or greedy")))?;
+    let mut bot = BotSpec::parse(bot).map_err(|e| to_py_err(py, e))?.build();
     let hand = state.get().hand();
-    if hand.is_terminal() {
+    let Some(seat) = hand.to_move() else {
         return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
-    }
-    Ok(bot.choose(&hand, &mut SplitMix64::new(seed)))
+    };
+    let info = InfoSet::new(&hand, seat);
+    Ok(py.detach(|| bot.act(&info, hand.legal_mask(), &mut SplitMix64::new(seed))))
+}
+
+/// The canonical text of a bot spec (`"ismcts:iterations=2000"`), checked: an unknown bot,
+/// parameter or out-of-range value raises `InvalidInputError`.
+#[pyfunction]
+fn bot_spec(py: Python<'_>, text: &str) -> PyResult<String> {
+    Ok(BotSpec::parse(text)
+        .map_err(|e| to_py_err(py, e))?
+        .to_string())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(bot_spec, m)?)?;
     m.add_function(wrap_pyfunction!(bot_action, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_hand, m)?)?;

@@ -19,10 +19,9 @@ use super::lock::StateLock;
 use super::primitives::{py_outcome, py_runs};
 use super::rules::game_rules_arg;
 use crate::deal::check_deal;
+use crate::infoset::InfoSet;
 use crate::matches::Match;
-use crate::observe::{
-    announced, information_string, shown, unseen_kitty, visible_hand, write_tensor, TENSOR_SIZE,
-};
+use crate::observe::{information_string, write_tensor, TENSOR_SIZE};
 use crate::state::{Hand, Phase, TrickRecord, NUM_ACTIONS};
 
 static ACTION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -147,39 +146,42 @@ fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
 }
 
 fn observation<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-    let auction: PyResult<Vec<_>> = hand.auction().map(|(s, id)| py_action(py, s, id)).collect();
-    let announced: [Option<u32>; 4] = std::array::from_fn(|s| announced(hand, s as u8));
+    let info = InfoSet::new(hand, seat);
+    let auction: PyResult<Vec<_>> = info.auction().map(|(s, id)| py_action(py, s, id)).collect();
+    // R4.4: an announcement names a run; a seat without one announces nothing.
+    let announced: [Option<u32>; 4] =
+        std::array::from_fn(|s| info.announced(s as u8).filter(|&points| points > 0));
     let shown: PyResult<Vec<_>> = (0..4u8)
-        .map(|s| py_runs(py, shown(hand, s).as_slice()))
+        .map(|s| py_runs(py, info.shown(s).as_slice()))
         .collect();
-    let sizes: [u32; 4] = std::array::from_fn(|s| hand.hand(s).len());
-    let visible: Vec<_> = visible_hand(hand, seat as usize).iter().collect();
+    let sizes: [u32; 4] = std::array::from_fn(|s| info.hand_size(s as u8));
+    let visible: Vec<_> = info.hand().iter().collect();
     let kwargs = PyDict::new(py);
     kwargs.set_item("seat", seat)?;
-    kwargs.set_item("dealer", hand.dealer())?;
+    kwargs.set_item("dealer", info.dealer())?;
     kwargs.set_item("phase", py_phase(py, hand)?)?;
-    kwargs.set_item("to_move", hand.to_move())?;
-    kwargs.set_item("scores_before", PyTuple::new(py, hand.scores_before())?)?;
+    kwargs.set_item("to_move", info.to_move())?;
+    kwargs.set_item("scores_before", PyTuple::new(py, info.scores_before())?)?;
     kwargs.set_item("hand", py_card_tuple(py, &visible)?)?;
-    kwargs.set_item("unseen_kitty", unseen_kitty(hand))?;
+    kwargs.set_item("unseen_kitty", info.unseen_kitty())?;
     kwargs.set_item("auction", PyTuple::new(py, auction?)?)?;
     kwargs.set_item("trump", opt_suit(py, hand)?)?;
-    kwargs.set_item("caller", hand.caller())?;
-    kwargs.set_item("trick_leader", hand.trick_leader())?;
-    kwargs.set_item("trick", py_card_tuple(py, hand.current_trick())?)?;
+    kwargs.set_item("caller", info.caller())?;
+    kwargs.set_item("trick_leader", info.trick_leader())?;
+    kwargs.set_item("trick", py_card_tuple(py, info.current_trick())?)?;
     kwargs.set_item("tricks", py_tricks(py, hand)?)?;
     kwargs.set_item("announced", PyTuple::new(py, announced)?)?;
     kwargs.set_item("shown", PyTuple::new(py, shown?)?)?;
     kwargs.set_item("runs", py_runs_result(py, hand)?)?;
-    kwargs.set_item("bella", hand.bella())?;
-    kwargs.set_item("points", PyTuple::new(py, hand.points())?)?;
+    kwargs.set_item("bella", info.bella())?;
+    kwargs.set_item("points", PyTuple::new(py, info.points())?)?;
     kwargs.set_item("hand_sizes", PyTuple::new(py, sizes)?)?;
     class(py, &OBSERVATION_TYPE, "tarabish._views", "Observation")?.call((), Some(&kwargs))
 }
 
 fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
     let mut values = [0f32; TENSOR_SIZE];
-    write_tensor(hand, seat, &mut values);
+    write_tensor(&InfoSet::new(hand, seat), &mut values);
     let mut bytes = Vec::with_capacity(TENSOR_SIZE * 4);
     for value in values {
         bytes.extend_from_slice(&value.to_le_bytes());
@@ -434,7 +436,10 @@ impl PyHandState {
         tensor(py, &self.hand(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(&self.hand(), seat_arg(seat)?))
+        Ok(information_string(&InfoSet::new(
+            &self.hand(),
+            seat_arg(seat)?,
+        )))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "hand_to_json")
@@ -618,7 +623,10 @@ impl PyMatchState {
         tensor(py, self.game().hand(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(self.game().hand(), seat_arg(seat)?))
+        Ok(information_string(&InfoSet::new(
+            self.game().hand(),
+            seat_arg(seat)?,
+        )))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "match_to_json")

@@ -1,0 +1,326 @@
+//! What one seat knows of a hand (RULES.md R2.4, R4.4 auto mode, R4.5, R5.1): its own cards,
+//! the public history, and what that history proves about the cards of the others. Built from
+//! the state for one seat; views (rust/observe.rs), bots and world sampling read only this, so
+//! none of them can see a hidden card.
+
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::{implied_voids, TrickSoFar};
+use crate::runs::{find_runs, Runs};
+use crate::state::{auction_of, completed_tricks_of, Hand, Phase, TrickRecord};
+use crate::variants::Rules;
+
+/// Cards dealt to a seat before the kitty (R2.4): all it sees of its own cards before trump.
+pub const FIRST_PACKETS: usize = 6;
+/// The kitty's size (R2.4).
+pub const KITTY_SIZE: u32 = 3;
+
+/// One seat's information set: everything it has seen, and nothing else. A `Copy` value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct InfoSet {
+    seat: u8,
+    rules: Rules,
+    dealer: u8,
+    scores_before: [u32; 2],
+    phase: Phase,
+    to_move: Option<u8>,
+    /// The seat's own cards as dealt, in order; before trump only the first six are known.
+    own_deal: [Card; 9],
+    /// The cards the seat holds and can see (its first six only, before trump; R2.4).
+    hand: CardSet,
+    passes: u8,
+    trump: Option<Suit>,
+    caller: Option<u8>,
+    plays: [Card; 36],
+    n_plays: u8,
+    /// The leader of the current trick and the trick so far (play phase).
+    leader: u8,
+    trick: TrickSoFar,
+    /// The legal action ids of the seat when it is to move, else 0.
+    legal: u64,
+    /// The cards each seat has played.
+    played_by: [CardSet; 4],
+    /// The cards each seat's plays prove it does not hold (R5.1 read backwards).
+    cannot_hold: [CardSet; 4],
+    /// R4.4 auto mode: the points of each seat's best run once it has played a first card
+    /// (0: no run), `None` before.
+    announced: [Option<u32>; 4],
+    /// R4.4 auto mode: each seat's runs once it has played a second card.
+    shown: [Runs; 4],
+    runs_scored: Option<(u8, u32)>,
+    bella: Option<u8>,
+    points: [u32; 2],
+}
+
+impl InfoSet {
+    /// What `seat` (0-3) knows of `hand`.
+    pub fn new(hand: &Hand, seat: u8) -> InfoSet {
+        let trump = hand.trump();
+        let plays = hand.plays();
+        let mut all_plays = [Card::from_index_unchecked(0); 36];
+        all_plays[..plays.len()].copy_from_slice(plays);
+        let mut own_deal = hand.deal()[seat as usize];
+        if trump.is_none() {
+            // R2.4: the kitty stays unseen until trump is named; its slots are not the seat's.
+            for slot in &mut own_deal[FIRST_PACKETS..] {
+                *slot = Card::from_index_unchecked(0);
+            }
+        }
+        let mut info = InfoSet {
+            seat,
+            rules: *hand.rules(),
+            dealer: hand.dealer(),
+            scores_before: hand.scores_before(),
+            phase: hand.phase(),
+            to_move: hand.to_move(),
+            own_deal,
+            hand: visible_hand(hand, seat),
+            passes: hand.passes(),
+            trump,
+            caller: hand.caller(),
+            plays: all_plays,
+            n_plays: plays.len() as u8,
+            leader: (hand.dealer() + 1) % 4,
+            trick: TrickSoFar::EMPTY,
+            legal: if hand.to_move() == Some(seat) {
+                hand.legal_mask()
+            } else {
+                0
+            },
+            played_by: [CardSet::EMPTY; 4],
+            cannot_hold: [CardSet::EMPTY; 4],
+            announced: [None; 4],
+            shown: [Runs::NONE; 4],
+            runs_scored: hand.runs_scored(),
+            bella: hand.bella(),
+            points: hand.points(),
+        };
+        if let Some(trump) = trump {
+            info.read_plays(trump);
+            for who in 0..4u8 {
+                // R4.4 auto mode: announced with the first card, shown with the second.
+                let played = info.played_by[who as usize].len();
+                if played >= 1 {
+                    let runs = find_runs(hand.dealt(who as usize));
+                    info.announced[who as usize] = Some(runs.best_points());
+                    if played >= 2 {
+                        info.shown[who as usize] = runs;
+                    }
+                }
+            }
+        }
+        info
+    }
+
+    /// Walks the plays: who played what, what each play proves (R5.1), the current trick.
+    fn read_plays(&mut self, trump: Suit) {
+        let mut leader = (self.dealer + 1) % 4;
+        let mut trick = TrickSoFar::EMPTY;
+        for &card in &self.plays[..self.n_plays as usize] {
+            let who = ((leader as usize) + trick.len()) % 4;
+            let voids = implied_voids(&trick, card, trump, &self.rules);
+            self.cannot_hold[who] = self.cannot_hold[who].union(voids);
+            self.played_by[who].insert(card);
+            trick.push(card, trump);
+            if trick.len() == 4 {
+                leader = (leader + trick.winner() as u8) % 4;
+                trick = TrickSoFar::EMPTY;
+            }
+        }
+        self.leader = leader;
+        self.trick = trick;
+    }
+
+    /// The seat whose view this is.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The dealer of the hand.
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+    /// The match scores before the hand.
+    pub fn scores_before(&self) -> [u32; 2] {
+        self.scores_before
+    }
+    /// Where the hand stands.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The seat to act, `None` once the hand is over.
+    pub fn to_move(&self) -> Option<u8> {
+        self.to_move
+    }
+    /// The cards the seat holds and can see: only its first six before trump (R2.4).
+    pub fn hand(&self) -> CardSet {
+        self.hand
+    }
+    /// The seat's own cards in the order dealt; before trump only the first six are its own
+    /// knowledge (the rest are placeholders).
+    pub fn own_deal(&self) -> &[Card; 9] {
+        &self.own_deal
+    }
+    /// Own kitty cards not seen yet: 3 before trump is named (R2.4), then 0.
+    pub fn unseen_kitty(&self) -> u32 {
+        if self.trump.is_some() {
+            0
+        } else {
+            KITTY_SIZE
+        }
+    }
+    /// Passes in the auction so far.
+    pub fn passes(&self) -> u8 {
+        self.passes
+    }
+    /// Trump once named.
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+    /// The seat that named trump.
+    pub fn caller(&self) -> Option<u8> {
+        self.caller
+    }
+    /// The auction so far as (seat, action id), eldest first.
+    pub fn auction(&self) -> impl Iterator<Item = (u8, u8)> {
+        auction_of(self.dealer, self.passes, self.trump)
+    }
+    /// Every card played, in order.
+    pub fn plays(&self) -> &[Card] {
+        &self.plays[..self.n_plays as usize]
+    }
+    /// The completed tricks, in order.
+    pub fn completed_tricks(&self) -> impl Iterator<Item = TrickRecord> + '_ {
+        completed_tricks_of(
+            self.plays(),
+            self.trump.unwrap_or(Suit::Clubs),
+            (self.dealer + 1) % 4,
+        )
+    }
+    /// The leader of the current trick (while in play).
+    pub fn trick_leader(&self) -> Option<u8> {
+        (self.phase == Phase::Play).then_some(self.leader)
+    }
+    /// The cards of the current trick in play order.
+    pub fn current_trick(&self) -> &[Card] {
+        let n = self.n_plays as usize;
+        &self.plays[n - self.trick.len()..n]
+    }
+    /// The current trick's summary for the rules (R5.1, R5.2).
+    pub fn trick(&self) -> &TrickSoFar {
+        &self.trick
+    }
+    /// The legal action ids of the seat when it is to move, else 0.
+    pub fn legal_mask(&self) -> u64 {
+        self.legal
+    }
+    /// The cards `who` has played.
+    pub fn played_by(&self, who: u8) -> CardSet {
+        self.played_by[who as usize]
+    }
+    /// How many cards `who` holds now.
+    pub fn hand_size(&self, who: u8) -> u32 {
+        9 - self.played_by[who as usize].len()
+    }
+    /// The cards `who`'s plays prove it does not hold (R5.1 read backwards, under the
+    /// variants in force): voids from not following, no trump from not trumping, no higher
+    /// trump from failing to head or beat.
+    pub fn cannot_hold(&self, who: u8) -> CardSet {
+        self.cannot_hold[who as usize]
+    }
+    /// R4.4 auto mode: the points of `who`'s best run (0: none) once it has played a card.
+    pub fn announced(&self, who: u8) -> Option<u32> {
+        self.announced[who as usize]
+    }
+    /// R4.4 auto mode: `who`'s runs, shown once it has played its second card.
+    pub fn shown(&self, who: u8) -> &Runs {
+        &self.shown[who as usize]
+    }
+    /// The cards `who` is known to hold now: shown run cards not yet played (every card of
+    /// the seat itself).
+    pub fn known_held(&self, who: u8) -> CardSet {
+        if who == self.seat {
+            self.hand
+        } else {
+            self.shown[who as usize]
+                .cards()
+                .minus(self.played_by[who as usize])
+        }
+    }
+    /// Every card the seat has seen: its own cards, the plays, the shown runs.
+    pub fn seen(&self) -> CardSet {
+        (0..4u8).fold(CardSet::EMPTY, |seen, who| {
+            seen.union(self.played_by(who)).union(self.known_held(who))
+        })
+    }
+    /// The run winner (R4.3) and all run points credited, once 8 cards are played.
+    pub fn runs_scored(&self) -> Option<(u8, u32)> {
+        self.runs_scored
+    }
+    /// The seat credited with bella (R4.5), once it is.
+    pub fn bella(&self) -> Option<u8> {
+        self.bella
+    }
+    /// Team points credited so far (R6.1).
+    pub fn points(&self) -> [u32; 2] {
+        self.points
+    }
+}
+
+/// The cards `seat` can see in its own hand: only its first six before trump (R2.4).
+fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
+    if hand.trump().is_some() {
+        hand.hand(seat as usize)
+    } else {
+        hand.first_six(seat as usize)
+            .intersect(hand.hand(seat as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::SplitMix64;
+
+    /// What an information set claims about the others holds in the real deal, at every step of
+    /// random hands under every R5.1 variant.
+    #[test]
+    fn inferences_hold_in_the_real_deal() {
+        for seed in 0..400u64 {
+            let rules = Rules {
+                head_plain: seed & 1 != 0,
+                undertrump_optional: seed & 2 != 0,
+                partner_exempt: seed & 4 != 0,
+                ..Rules::default()
+            };
+            let mut rng = SplitMix64::new(seed);
+            let mut hand = Hand::from_seed(seed, (seed % 4) as u8, rules, [0, 0]);
+            while let Some(mover) = hand.to_move() {
+                for seat in 0..4u8 {
+                    let info = InfoSet::new(&hand, seat);
+                    assert_eq!(info.legal_mask() != 0, seat == mover);
+                    for who in 0..4u8 {
+                        let held = hand.hand(who as usize);
+                        assert!(held.intersect(info.cannot_hold(who)).is_empty());
+                        assert_eq!(info.known_held(who).minus(held), CardSet::EMPTY);
+                        assert_eq!(info.hand_size(who), held.len());
+                    }
+                    // Seen: its own cards, the plays, shown runs; nothing else.
+                    let played: CardSet = info.plays().iter().copied().collect();
+                    let shown =
+                        (0..4u8).fold(CardSet::EMPTY, |all, w| all.union(info.shown(w).cards()));
+                    let own = if info.trump().is_some() {
+                        hand.dealt(seat as usize)
+                    } else {
+                        hand.first_six(seat as usize)
+                    };
+                    assert!(info.seen().minus(own).minus(played).minus(shown).is_empty());
+                }
+                let mask = hand.legal_mask();
+                hand.apply_unchecked(CardSet(mask).nth(rng.below(mask.count_ones())).index());
+            }
+        }
+    }
+}
