@@ -1,0 +1,70 @@
+"""The reference stands alone (docs/ARCHITECTURE.md): ``import tarabish.reference`` never loads
+the Rust extension ``tarabish._core``, so a broken or missing build cannot break the reference
+or its tests. The package's names that need the core are imported on first use (PEP 562)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+
+def run_python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_reference_plays_a_match_with_the_extension_unimportable() -> None:
+    done = run_python(
+        """
+        import sys
+        sys.modules["tarabish._core"] = None  # any import of the extension now fails
+
+        import tarabish.reference as ref
+        from tarabish import Rules, parse_cards
+
+        match = ref.MatchState(seed=3, rules=Rules(forced_at=400))
+        while not match.is_terminal:
+            match.apply(match.legal_action_ids()[0])
+        print("winner", match.winner, match.scores)
+        print("plays", ref.legal_plays(parse_cards("6S 7S 8S 9S"), parse_cards("TS"), "S"))
+        try:
+            import tarabish
+            tarabish.HandState
+        except ImportError:
+            print("core blocked")
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("winner ") and lines[0] != "winner None"  # R7.1
+    assert lines[1] == "plays [Card(9S)]"  # R10 example 2: only the 9 heads the trick
+    assert lines[2] == "core blocked"  # the block was real: the core's names need the extension
+
+
+def test_importing_the_reference_does_not_load_the_extension() -> None:
+    done = run_python(
+        """
+        import sys
+        import tarabish.reference
+        import tarabish
+        print("tarabish._core" in sys.modules)
+        tarabish.legal_plays  # the first use of a core name loads it
+        print("tarabish._core" in sys.modules)
+        """
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"]
+
+
+def test_every_public_name_of_the_package_resolves() -> None:
+    import tarabish
+
+    missing = [name for name in tarabish.__all__ if not hasattr(tarabish, name)]
+    assert missing == []
+    assert set(tarabish.__all__) <= set(dir(tarabish))
