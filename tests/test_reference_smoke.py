@@ -171,10 +171,6 @@ def test_deal_is_seeded() -> None:
 def test_hand_errors() -> None:
     with pytest.raises(InvalidInputError):
         HandState(0)
-    with pytest.raises(InvalidInputError):
-        HandState(0, seed=1, rules=Rules(declarations="manual"))
-    with pytest.raises(InvalidInputError):
-        HandState(0, seed=1, rules=Rules(enforce_legal_play=False))
     state = HandState(0, seed=1)
     for bad in (46, -1, True, 1.5, "nonsense"):
         with pytest.raises(InvalidInputError):

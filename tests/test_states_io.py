@@ -352,8 +352,6 @@ BAD_HAND = {
     "rules_target_true": with_(HAND, rules={"target": True}),
     "rules_forced_negative": with_(HAND, rules={"forced_at": -5}),
     "rules_flag_text": with_(HAND, rules={"team_runs": "yes"}),
-    "rules_manual": with_(HAND, rules={"declarations": "manual"}),
-    "rules_unenforced": with_(HAND, rules={"enforce_legal_play": False}),
 }
 
 BAD_MATCH = {
@@ -389,7 +387,6 @@ BAD_MATCH = {
         hands=[{"actions": ["3 pass", "0 pass", "1 pass", "2 pass", "0 call H"]}],
     ),
     "illegal_play": with_(MATCH, hands=[{"actions": ["3 play 6C"]}]),
-    "rules_manual": with_(MATCH, rules={"declarations": "manual"}),
     "rules_unknown": with_(MATCH, rules={"jokers": True}),
 }
 
@@ -463,9 +460,6 @@ BAD_HAND_ARGS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "seed_true": ((0,), {"seed": True}),
     "seed_and_deal": ((0,), {"seed": 1, "deal": DEAL}),
     "neither_seed_nor_deal": ((0,), {}),
-    "manual_declarations": ((0,), {"seed": 1, "rules": Rules(declarations="manual")}),
-    "table_mode": ((0,), {"seed": 1, "rules": Rules(enforce_legal_play=False)}),
-    "manual_with_deal": ((0,), {"deal": DEAL, "rules": Rules(declarations="manual")}),
     "rules_dict": ((0,), {"seed": 1, "rules": {"target": 300}}),
     "deal_ten_cards": ((0,), {"deal": [DEAL[0] + " JS", DEAL[1], DEAL[2], DEAL[3][:-3]]}),
     "deal_card_twice": ((0,), {"deal": [DEAL[0], DEAL[1], DEAL[2], DEAL[3].replace("JS", "6C")]}),
@@ -514,8 +508,6 @@ BAD_MATCH_ARGS: dict[str, dict[str, Any]] = {
     "scores_negative": {"seed": 1, "scores": (-1, 0)},
     "scores_one": {"seed": 1, "scores": (1,)},
     "scores_2_30": {"seed": 1, "scores": (2**30, 0)},
-    "manual": {"seed": 1, "rules": Rules(declarations="manual")},
-    "table_mode": {"seed": 1, "rules": Rules(enforce_legal_play=False)},
     "rules_dict": {"seed": 1, "rules": {}},
 }
 

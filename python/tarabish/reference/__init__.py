@@ -9,7 +9,10 @@ Modules, one concept each (rule ids in their docstrings):
 ``_order`` trick order and card points (R1), ``_play`` legal plays and trick winner (R5),
 ``_runs`` runs and bella (R4), ``_scoring`` scoring a hand (R6), ``_deal`` the seeded deal
 (R2), ``_hand`` one hand (R3-R6), ``_match`` a match (R7), ``_observe`` what a seat may know,
-``_playout`` random playouts, ``_input`` checking arguments.
+``_playout`` random playouts, ``_input`` checking arguments; table mode (docs/TABLE.md):
+``_declarations`` manual announce, show and bella (R4.4, R4.5, R8.5, R8.6c-e), ``_calls``
+misplays and calls (R8.1-R8.3, R8.6a-b), ``_table_view`` the table view (R8.4), ``_events``
+the per-seat events (docs/EVENTS.md).
 """
 
 from ._deal import deal_cards

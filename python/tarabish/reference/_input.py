@@ -110,17 +110,3 @@ def rules_value(rules: Any) -> Rules:
         raise InvalidInputError(f"rules must be a tarabish.Rules, got {excerpt(rules)}")
     rules.check()
     return rules
-
-
-def engine_rules(rules: Any) -> Rules:
-    """Rules for a ``HandState``/``MatchState``: table mode (R8) is not supported yet."""
-    checked = rules_value(rules)
-    if checked.declarations == "manual":
-        raise InvalidInputError(
-            "declarations='manual' (table mode, R4.4/R8.5) is not supported by this engine yet"
-        )
-    if not checked.enforce_legal_play:
-        raise InvalidInputError(
-            "enforce_legal_play=False (table mode, R8) is not supported by this engine yet"
-        )
-    return checked

@@ -18,10 +18,11 @@ import numpy.typing as npt
 from .._actions import Action, Phase
 from .._errors import IllegalActionError, InvalidInputError
 from .._rules import Rules
-from .._views import Observation
+from .._views import Observation, TableView
 from ._deal import deal_indices, derive
+from ._events import match_over, select
 from ._hand import STATE_FORMAT, HandState, _check_keys, _load_json, _string_list
-from ._input import engine_rules, score_pair, seat_number, seed_number
+from ._input import rules_value, score_pair, seat_number, seed_number
 from ._order import names
 
 RECORD_FORMAT = "tarabish-record/1"
@@ -41,7 +42,7 @@ class MatchState:
         scores: tuple[int, int] | None = (0, 0),
     ) -> None:
         # None stands for the default, as in the Rust engine (docs/ENGINE.md).
-        self._rules = engine_rules(Rules() if rules is None else rules)
+        self._rules = rules_value(Rules() if rules is None else rules)
         self._seed = seed_number(seed)
         self._first_dealer = seat_number(
             0 if first_dealer is None else first_dealer, "first_dealer"
@@ -57,7 +58,7 @@ class MatchState:
         """Hand ``index``: seed ``derive(seed, index)``, dealer moving left each hand (R2.2)."""
         dealer = (self._first_dealer + index) % 4
         deal = deal_indices(derive(self._seed, index), dealer)
-        return HandState._from_indices(self._rules, dealer, self._scores, deal)
+        return HandState._from_indices(self._rules, dealer, self._scores, deal, index)
 
     # -- read-only attributes ---------------------------------------------------------------
 
@@ -119,15 +120,24 @@ class MatchState:
 
     # -- actions --------------------------------------------------------------------------------
 
-    def legal_action_ids(self) -> list[int]:
-        return self._hand.legal_action_ids()
+    def allowed_action_ids(self, seat: int | None = None) -> list[int]:
+        """The current hand's ``allowed_action_ids`` (docs/TABLE.md)."""
+        return self._hand.allowed_action_ids(seat)
 
-    def legal_actions(self) -> list[Action]:
-        return self._hand.legal_actions()
+    def legal_action_ids(self, seat: int | None = None) -> list[int]:
+        """The current hand's ``legal_action_ids`` (docs/TABLE.md)."""
+        return self._hand.legal_action_ids(seat)
 
-    def apply(self, action: Action | int | str) -> None:
-        """Apply an action to the current hand; when it ends, score it and deal the next."""
-        self._hand.apply(action)
+    def allowed_actions(self, seat: int | None = None) -> list[Action]:
+        return self._hand.allowed_actions(seat)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        return self._hand.legal_actions(seat)
+
+    def apply(self, action: Action | int | str, seat: int | None = None) -> None:
+        """Apply an action to the current hand (an id for ``seat``, default the seat to move);
+        when it ends, score it and deal the next."""
+        self._hand.apply(action, seat)
         if self._hand.is_terminal:
             self._end_hand()
 
@@ -155,6 +165,19 @@ class MatchState:
 
     def information_state_string(self, seat: int) -> str:
         return self._hand.information_state_string(seat)
+
+    def table_view(self, seat: int) -> TableView:
+        """The current hand's table view for ``seat`` (R8.4); ``scores`` are the match totals
+        before it."""
+        return self._hand.table_view(seat)
+
+    def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The events of every hand of the match, in order with ``seq`` continuing, then
+        ``match_over`` once the match is over (docs/EVENTS.md)."""
+        entries = [entry for hand in self._all_hands() for entry in hand._events]
+        if self._winner is not None:
+            entries.append(match_over(self._winner, self._scores))
+        return select(entries, seat, since)
 
     # -- copies, equality, pickling ---------------------------------------------------------
 

@@ -2,10 +2,10 @@
 tensor and its information-state string (docs/ENGINE.md).
 
 Rules implemented here: R2.4 (before trump is named a player knows only the first six cards
-received; the kitty stays unseen), R4.4 auto mode (a seat's best run size becomes public as it
-plays its first card, its run cards as it plays its second, the runs winner once every player
-has played a second card), R4.5 (bella, once credited). The tensor and the string are built
-from the ``Observation`` alone, so they can never show more than it does.
+received; the kitty stays unseen), R4.4 (auto mode: a seat's best run size becomes public as it
+plays its first card, its run cards as it plays its second; manual mode: as it announces and
+shows; the runs winner once runs are credited), R4.5 (bella, once credited). The tensor and
+the string are built from the ``Observation`` alone, so they can never show more than it does.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ POINTS = 1700
 SCORES_BEFORE = 1702
 TO_MOVE = 1704
 PHASES = (Phase.AUCTION, Phase.PLAY, Phase.DONE)
+AUCTION_KINDS = (ActionKind.PASS, ActionKind.CALL)
 
 
 def observe(state: HandState, seat: int) -> Observation:
@@ -59,14 +60,10 @@ def observe(state: HandState, seat: int) -> Observation:
         # R2.4: the kitty (the last three cards received) is unseen until trump is named.
         visible = sorted(card for card in state._deal[seat][:FIRST_SEEN] if card in held)
     playing = state._phase is Phase.PLAY
-    runs = state._runs
-    played = state._played
-    # R4.4 auto mode: the best run's size is announced with the first card played ...
-    announced = [
-        runs[s][0].points if played[s] >= 1 and runs[s] else None for s in range(4)
-    ]  # runs are sorted longest first, so runs[s][0] is the largest run
-    # ... and the runs are shown with the second card.
-    shown = [tuple(runs[s]) if played[s] >= 2 else () for s in range(4)]
+    # R4.4: the best run's size once announced, the runs once shown (auto mode: with the first
+    # and second card; manual mode: by the seat's own announce and show).
+    announced = [state._announced(s) for s in range(4)]
+    shown = [state._shown(s) for s in range(4)]
     return Observation(
         seat=seat,
         dealer=state._dealer,
@@ -75,7 +72,7 @@ def observe(state: HandState, seat: int) -> Observation:
         scores_before=state._scores_before,
         hand=tuple(Card.from_index(card) for card in visible),
         unseen_kitty=0 if trump_named else KITTY_SIZE,
-        auction=tuple(action for action in state._actions if action.kind is not ActionKind.PLAY),
+        auction=tuple(action for action in state._actions if action.kind in AUCTION_KINDS),
         trump=state.trump,
         caller=state._caller,
         trick_leader=state._leader if playing else None,

@@ -12,7 +12,7 @@ from typing import Any
 from .._rules import Rules
 from ._deal import SplitMix64, deal_with
 from ._hand import HandState
-from ._input import engine_rules, score_pair, seat_number, seed_number
+from ._input import rules_value, score_pair, seat_number, seed_number
 
 
 def play_random_hand(
@@ -24,7 +24,7 @@ def play_random_hand(
     """The finished ``HandState`` of the random playout of hand seed ``seed``."""
     checked_seed = seed_number(seed)
     checked_dealer = seat_number(dealer, "dealer")
-    checked_rules = engine_rules(rules)
+    checked_rules = rules_value(rules)
     checked_scores = score_pair(scores_before, "scores_before")
     rng = SplitMix64(checked_seed)
     deal = deal_with(rng, checked_dealer)
