@@ -585,7 +585,7 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::rules::set_points;
 
-    /// Plays random legal actions, checking TESTING.md's invariants after every one.
+    /// Plays random legal actions, checking the invariants of docs/TESTING.md (layer 3) after every one.
     fn random_hand(seed: u64, rules: Rules) -> Hand {
         let mut rng = SplitMix64::new(seed);
         let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);

@@ -1,4 +1,4 @@
-"""Game records (``tarabish-record/1``) and ``tarabish replay`` (DESIGN.md, docs/RECORDS.md).
+"""Game records (``tarabish-record/1``) and ``tarabish replay`` (docs/RECORDS.md).
 
 - every golden record in tests/golden/ (a plain record with its expected results) replays on
   both engines to exactly itself (byte for byte), passes ``tarabish replay --check`` on both

@@ -2,7 +2,7 @@
 
 One test (or parametrised table) per rule id of docs/RULES.md that the primitives touch, and one
 per worked example of R10. Expected values are worked out by hand from RULES.md; legal sets are
-asserted exactly (as lists sorted by card index, ENGINE.md). The TESTING.md list of bugs other
+asserted exactly (as lists sorted by card index, ENGINE.md). The docs/TESTING.md list of bugs other
 engines shipped is covered by the tests whose names end in the bug they guard against.
 """
 
@@ -105,7 +105,7 @@ def test_R1_2_plain_order(engine: ModuleType, trump: Suit) -> None:
 
 
 def test_R1_2_ten_beats_king_queen_jack_in_plain(engine: ModuleType) -> None:
-    # TESTING.md: plain-suit order confused with natural order.
+    # docs/TESTING.md: plain-suit order confused with natural order.
     assert winner(engine, "KC TC", H) == 1
     assert winner(engine, "QC TC", H) == 1
     assert winner(engine, "JC TC", H) == 1
@@ -121,7 +121,7 @@ def test_R1_2_jack_is_low_off_trump(engine: ModuleType) -> None:
 
 
 def test_R1_2_nine_beats_ace_and_ten_in_trump(engine: ModuleType) -> None:
-    # TESTING.md: trump strength confused with card index.
+    # docs/TESTING.md: trump strength confused with card index.
     assert winner(engine, "AS 9S", S) == 1
     assert winner(engine, "TS 9S", S) == 1
     assert winner(engine, "9S AS TS KS", S) == 0
@@ -192,7 +192,7 @@ def test_R4_1_run_length_cut_top_down(engine: ModuleType, hand: str, expected: l
 
 
 def test_R4_1_natural_order_not_trick_order(engine: ModuleType) -> None:
-    # TESTING.md: run detection using trick order instead of natural order.
+    # docs/TESTING.md: run detection using trick order instead of natural order.
     assert engine.find_runs(cards("9H TH JH")) == [run("J3H")]
     assert engine.find_runs(cards("AH TH KH")) == []  # consecutive in plain trick order only
     assert engine.find_runs(cards("JS 9S AS")) == []  # consecutive in trump trick order only
@@ -352,7 +352,7 @@ def test_R5_1a_trump_led_cannot_head_any_trump(engine: ModuleType) -> None:
 
 
 def test_R5_1a_trump_led_running_maximum_not_last_trump(engine: ModuleType) -> None:
-    # TESTING.md: the highest trump tracked as the last one played.
+    # docs/TESTING.md: the highest trump tracked as the last one played.
     assert legal(engine, "AH TH JH QH", "9H KH", H) == by_index("JH")
     assert legal(engine, "9S TS 7S", "8S AH", S) == by_index("9S TS")  # off-suit discard ignored
 
@@ -392,7 +392,7 @@ def test_R5_1b_play_to_beat_after_opponent_ruff(engine: ModuleType) -> None:
 def test_R5_1b_overtrump_for_every_lead_and_trump(
     engine: ModuleType, trump: Suit, led: Suit
 ) -> None:
-    # TESTING.md: overtrump obligations applied only for some leads.
+    # docs/TESTING.md: overtrump obligations applied only for some leads.
     other = next(s for s in Suit if s not in (trump, led))
     hand = f"6{trump} 9{trump} K{trump} 7{other}"
     trick = f"A{led} 8{trump}"
@@ -459,7 +459,7 @@ def test_R5_2_off_suit_discard_never_wins(engine: ModuleType) -> None:
 
 
 def test_R5_2_low_ruff_wins(engine: ModuleType) -> None:
-    # TESTING.md: the winner computed from a non-trump lead.
+    # docs/TESTING.md: the winner computed from a non-trump lead.
     assert winner(engine, "AH 6S KH TH", S) == 1
     assert winner(engine, "AC KC 6D TC", D) == 2
 
@@ -486,7 +486,7 @@ def test_R6_2_made_each_team_scores_its_points(engine: ModuleType) -> None:
 
 
 def test_R6_2_more_than_the_other_team_not_more_than_82(engine: ModuleType) -> None:
-    # TESTING.md: bait decided on card points alone or a hard-coded 82.
+    # docs/TESTING.md: bait decided on card points alone or a hard-coded 82.
     assert engine.score_hand((85, 97), 0) == (Outcome.BAIT, (0, 182))
     assert engine.score_hand((100, 102), 0) == (Outcome.BAIT, (0, 202))
     assert engine.score_hand((112, 120), 1) == (Outcome.MADE, (112, 120))

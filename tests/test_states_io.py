@@ -5,7 +5,7 @@ state constructors, and the ``IllegalActionError`` attributes, on both engines.
   ``MatchState`` give equal, independent states with the same JSON; the JSON has exactly the
   documented shape.
 - Equality compares rules, dealer, scores, deal and actions (so trump and declarations too):
-  states that differ in any of them are unequal (TESTING.md: equality keys that omit trump,
+  states that differ in any of them are unequal (docs/TESTING.md: equality keys that omit trump,
   declarations or scores). States are unhashable (mutable, compared by value).
 - Malformed serialized states (bad JSON, wrong format or kind, missing/extra keys, a card twice,
   10 cards, an illegal action, wrong types, ...) raise ``InvalidInputError`` (a ``ValueError``)

@@ -2,7 +2,7 @@
 
 Ids: 0-35 play the card of that index; 36-39 call trump C, D, H, S; 40 pass; table mode
 (R8, docs/TABLE.md): 41 announce, 42 show, 43 bella, 44 misplay, 45 throw.
-Text form (the record format of DESIGN.md): ``"<seat> pass"``, ``"<seat> call H"``,
+Text form (the record format, docs/RECORDS.md): ``"<seat> pass"``, ``"<seat> call H"``,
 ``"<seat> play JH"``, ``"<seat> announce"`` (and the other table verbs, which take no argument).
 """
 

@@ -1,4 +1,4 @@
-"""The error classes of the public API (DESIGN.md principle 5).
+"""The error classes of the public API (docs/ARCHITECTURE.md, principle 5).
 
 Every error is a ``ValueError`` so callers that validate input can catch one class.
 """

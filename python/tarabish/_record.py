@@ -1,4 +1,4 @@
-"""Game records, ``tarabish-record/1`` (DESIGN.md "Game records", docs/RECORDS.md).
+"""Game records, ``tarabish-record/1`` (docs/RECORDS.md).
 
 A record is the rules (only the options that differ from R9's defaults) and the consecutive
 hands of one match, each with its dealer, the match scores before it, the deal (nine cards a

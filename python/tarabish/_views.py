@@ -1,4 +1,4 @@
-"""Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, DESIGN.md ``result``), what one
+"""Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, docs/RECORDS.md ``result``), what one
 seat may know (R2.4, R4.4 auto mode, R4.5) and what a person at a table sees (R8.4,
 docs/TABLE.md). Both engines build these same values."""
 
@@ -38,7 +38,7 @@ class TrickResult:
     points: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The record form (DESIGN.md ``result.tricks``)."""
+        """The record form (docs/RECORDS.md ``result.tricks``)."""
         return {"winner": self.winner, "points": self.points}
 
 
@@ -50,7 +50,7 @@ class RunsResult:
     points: int
 
     def to_dict(self) -> dict[str, Any]:
-        """The record form (DESIGN.md ``result.runs``)."""
+        """The record form (docs/RECORDS.md ``result.runs``)."""
         return {"seat": self.seat, "points": self.points}
 
 
@@ -95,7 +95,7 @@ class CallResult:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The result of a finished hand; ``to_dict`` is DESIGN.md's record ``result``. ``call`` is
+    """The result of a finished hand; ``to_dict`` is the record's ``result`` (docs/RECORDS.md). ``call`` is
     set only for a hand ended by a call (R8.2, R8.3)."""
 
     outcome: Outcome
