@@ -1,5 +1,5 @@
-"""Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, docs/RECORDS.md ``result``), what one
-seat may know (R2.4, R4.4 auto mode, R4.5) and what a person at a table sees (R8.4,
+"""Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, docs/RECORDS.md ``result``),
+what one seat may know (R2.4, R4.4 auto mode, R4.5) and what a person at a table sees (R8.4,
 docs/TABLE.md). Both engines build these same values."""
 
 from __future__ import annotations
@@ -95,8 +95,8 @@ class CallResult:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """The result of a finished hand; ``to_dict`` is the record's ``result`` (docs/RECORDS.md). ``call`` is
-    set only for a hand ended by a call (R8.2, R8.3)."""
+    """The result of a finished hand; ``to_dict`` is the record's ``result`` (docs/RECORDS.md).
+    ``call`` is set only for a hand ended by a call (R8.2, R8.3)."""
 
     outcome: Outcome
     trump: Suit | None
