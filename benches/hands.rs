@@ -1,14 +1,20 @@
 //! `cargo bench`: random full hands (deal, auction, 36 plays, auto declarations, score) per
-//! second inside Rust, on one thread and on all threads, plus the cost of the primitives.
+//! second inside Rust, on one thread and on all threads; in the same run, random hands played
+//! through table mode's `TableHand` (auto rules, then every table option on); plus the cost of
+//! the primitives.
 //! A plain harness (no extra dependencies); each figure is the median of several rounds, and
 //! every round checks its result.
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use tarabish::bots::BotSpec;
+use tarabish::bots::{random_action, BotSpec};
+use tarabish::deal::deal_with;
+use tarabish::rng::{derive, SplitMix64};
 use tarabish::sim::{simulate_on, Batch, Summary};
-use tarabish::{legal_plays, parse_cards, CardSet, Hand, Rules, Suit, TrickSoFar};
+use tarabish::{
+    legal_plays, parse_cards, CardSet, Declarations, Hand, Rules, Suit, TableHand, TrickSoFar,
+};
 
 fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(|a, b| a.total_cmp(b));
@@ -40,6 +46,36 @@ fn hands_per_second(threads: usize, hands: u64) -> (f64, Summary) {
     (median(rates), last)
 }
 
+/// Random hands through [`TableHand`] on one thread: each hand dealt as `sim` deals it, every
+/// action drawn from the legal ids of the seat to move (docs/TABLE.md "Random playouts").
+fn table_hands_per_second(rules: Rules, hands: u64) -> f64 {
+    let mut rates = Vec::new();
+    let mut last = None;
+    for _ in 0..5 {
+        let start = Instant::now();
+        let mut total = [0u64; 2];
+        for index in 0..hands {
+            let mut rng = SplitMix64::new(derive(7, index));
+            let dealer = (index % 4) as u8;
+            let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, rules, [0, 0]);
+            while let Some(seat) = hand.hand().to_move() {
+                let id = random_action(hand.legal_mask(seat), &mut rng);
+                hand.apply_unchecked(seat, id);
+            }
+            let score = hand.hand().score();
+            total[0] += score[0] as u64;
+            total[1] += score[1] as u64;
+        }
+        rates.push(hands as f64 / start.elapsed().as_secs_f64());
+        assert!(total[0] + total[1] >= 162 * hands / 2, "hands were scored");
+        if let Some(previous) = last {
+            assert_eq!(total, previous, "the same hands every round");
+        }
+        last = Some(total);
+    }
+    median(rates)
+}
+
 fn nanos_per_call(mut f: impl FnMut() -> u64) -> f64 {
     let mut samples = Vec::new();
     for _ in 0..7 {
@@ -67,6 +103,24 @@ fn main() {
     println!(
         "random hands, all threads: {all:>11.0} hands/s ({:.2}x one thread)",
         all / one
+    );
+    let table_hands = hands / 4;
+    let auto = table_hands_per_second(Rules::default(), table_hands);
+    println!(
+        "TableHand, auto rules, 1 thread:  {auto:>10.0} hands/s ({:.2}x Hand)",
+        auto / one
+    );
+    let table_rules = Rules {
+        declarations: Declarations::Manual,
+        enforce_legal_play: false,
+        late_twenty: true,
+        first_bell_ok: true,
+        ..Rules::default()
+    };
+    let table = table_hands_per_second(table_rules, table_hands);
+    println!(
+        "TableHand, table mode, 1 thread:  {table:>10.0} hands/s ({:.2}x Hand)",
+        table / one
     );
 
     let hand: CardSet = parse_cards("6S 7S 8S 9S AH KD QC JC")

@@ -9,6 +9,7 @@ pub mod bots;
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod events;
 pub mod infoset;
 pub mod matches;
 pub mod observe;
@@ -18,6 +19,7 @@ pub mod runs;
 pub mod scoring;
 pub mod sim;
 pub mod state;
+pub mod table;
 pub mod variants;
 
 pub use cards::{parse_cards, Card, CardSet, Rank, Suit};
@@ -28,7 +30,8 @@ pub use rules::{card_points, legal_plays, TrickSoFar};
 pub use runs::{compare_runs, find_runs, Run, Runs};
 pub use scoring::{score_hand, Outcome};
 pub use state::{Hand, Phase};
-pub use variants::Rules;
+pub use table::TableHand;
+pub use variants::{Declarations, Rules};
 
 #[cfg(feature = "python")]
 mod py;

@@ -1,26 +1,56 @@
 //! The match (RULES.md R7, R2.2): hands until a team reaches `target` with the totals unequal,
 //! the deal moving left after every hand (void ones too). A `Copy` value like [`Hand`]: the
-//! record of finished hands is kept by the caller that wants it.
+//! record of finished hands is kept by the caller that wants it. The hands are auto-mode
+//! [`Hand`]s (search, simulation) or [`TableHand`]s (any mode, with their action log).
 
 use crate::error::Error;
 use crate::rng::derive;
 use crate::state::Hand;
+use crate::table::TableHand;
 use crate::variants::Rules;
 
+/// A hand a match can deal and play: [`Hand`] or [`TableHand`].
+pub trait MatchHand: Copy {
+    /// Hand `seed` dealt by `dealer` with the match scores before it.
+    fn deal(seed: u64, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> Self;
+    /// The auto-mode state underneath (the outcome and score).
+    fn core(&self) -> &Hand;
+}
+
+impl MatchHand for Hand {
+    fn deal(seed: u64, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> Hand {
+        Hand::from_seed(seed, dealer, rules, scores_before)
+    }
+    #[inline]
+    fn core(&self) -> &Hand {
+        self
+    }
+}
+
+impl MatchHand for TableHand {
+    fn deal(seed: u64, dealer: u8, rules: Rules, scores_before: [u32; 2]) -> TableHand {
+        TableHand::from_seed(seed, dealer, rules, scores_before)
+    }
+    fn core(&self) -> &Hand {
+        self.hand()
+    }
+}
+
+/// A match of auto-mode hands ([`Hand`], the default) or of [`TableHand`]s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Match {
+pub struct Match<H: MatchHand = Hand> {
     seed: u64,
     first_dealer: u8,
     hand_index: u32,
     start_scores: [u32; 2],
     scores: [u32; 2],
     winner: Option<u8>,
-    hand: Hand,
+    hand: H,
 }
 
-impl Match {
+impl<H: MatchHand> Match<H> {
     /// Hand `i` is dealt from hand seed `derive(seed, i)` by seat `(first_dealer + i) % 4`.
-    pub fn new(seed: u64, rules: Rules, first_dealer: u8, scores: [u32; 2]) -> Match {
+    pub fn new(seed: u64, rules: Rules, first_dealer: u8, scores: [u32; 2]) -> Match<H> {
         Match {
             seed,
             first_dealer,
@@ -28,7 +58,7 @@ impl Match {
             start_scores: scores,
             scores,
             winner: None,
-            hand: Hand::from_seed(derive(seed, 0), first_dealer, rules, scores),
+            hand: H::deal(derive(seed, 0), first_dealer, rules, scores),
         }
     }
 
@@ -56,10 +86,42 @@ impl Match {
         self.winner.is_some()
     }
     /// The hand being played (the last one once the match is over).
-    pub fn hand(&self) -> &Hand {
+    pub fn hand(&self) -> &H {
         &self.hand
     }
 
+    /// After an action: the finished hand when it ended one (and the next hand is dealt).
+    #[inline]
+    fn hand_over(&mut self) -> Option<H> {
+        self.hand.core().is_terminal().then(|| self.finish_hand())
+    }
+
+    fn finish_hand(&mut self) -> H {
+        let finished = self.hand;
+        let score = finished.core().score();
+        self.scores = [self.scores[0] + score[0], self.scores[1] + score[1]];
+        let rules = *finished.core().rules();
+        // R7.1: a team at the target with more points wins; equal totals play on.
+        if self.scores[0].max(self.scores[1]) >= rules.target as u32
+            && self.scores[0] != self.scores[1]
+        {
+            self.winner = Some((self.scores[1] > self.scores[0]) as u8);
+        } else {
+            self.hand_index += 1;
+            let dealer = ((self.first_dealer as u32 + self.hand_index) % 4) as u8;
+            self.hand = H::deal(
+                derive(self.seed, self.hand_index as u64),
+                dealer,
+                rules,
+                self.scores,
+            );
+        }
+        finished
+    }
+}
+
+impl Match<Hand> {
+    /// The legal action ids of the seat to move (none once the match is over).
     #[inline]
     pub fn legal_mask(&self) -> u64 {
         if self.winner.is_some() {
@@ -73,7 +135,7 @@ impl Match {
     #[inline]
     pub fn apply_unchecked(&mut self, action: u8) -> Option<Hand> {
         self.hand.apply_unchecked(action);
-        self.hand.is_terminal().then(|| self.finish_hand())
+        self.hand_over()
     }
 
     /// Checks and applies an action for `seat` (the seat to move when `None`); on error
@@ -82,26 +144,15 @@ impl Match {
         self.hand.check_for(seat, action)?;
         Ok(self.apply_unchecked(action))
     }
+}
 
-    fn finish_hand(&mut self) -> Hand {
-        let finished = self.hand;
-        let score = finished.score();
-        self.scores = [self.scores[0] + score[0], self.scores[1] + score[1]];
-        let target = finished.rules().target as u32;
-        // R7.1: a team at the target with more points wins; equal totals play on.
-        if self.scores[0].max(self.scores[1]) >= target && self.scores[0] != self.scores[1] {
-            self.winner = Some((self.scores[1] > self.scores[0]) as u8);
-        } else {
-            self.hand_index += 1;
-            let dealer = ((self.first_dealer as u32 + self.hand_index) % 4) as u8;
-            self.hand = Hand::from_seed(
-                derive(self.seed, self.hand_index as u64),
-                dealer,
-                *finished.rules(),
-                self.scores,
-            );
-        }
-        finished
+impl Match<TableHand> {
+    /// Checks and applies `id` for `seat` (the seat to move when `None`; any seat may call,
+    /// docs/TABLE.md); returns the finished hand when this action ended one. On error nothing
+    /// changes; once the match is over every action is refused (R7.1).
+    pub fn apply_table(&mut self, seat: Option<u8>, id: u8) -> Result<Option<TableHand>, Error> {
+        self.hand.apply(seat, id)?;
+        Ok(self.hand_over())
     }
 }
 
@@ -119,7 +170,7 @@ mod tests {
                 dealer_may_pass: seed % 2 == 0,
                 ..Rules::default()
             };
-            let mut game = Match::new(seed, rules, (seed % 4) as u8, [0, 0]);
+            let mut game: Match = Match::new(seed, rules, (seed % 4) as u8, [0, 0]);
             let mut rng = SplitMix64::new(seed);
             let mut totals = [0u32; 2];
             let mut hands = 0;

@@ -67,6 +67,14 @@ impl Runs {
         len: 0,
     };
 
+    /// A single run (a late twenty shown in table mode, R4.4 `late_twenty`).
+    pub const fn one(run: Run) -> Runs {
+        let mut runs = Runs::NONE;
+        runs.runs[0] = run;
+        runs.len = 1;
+        runs
+    }
+
     pub fn as_slice(&self) -> &[Run] {
         &self.runs[..self.len as usize]
     }

@@ -1,4 +1,5 @@
-//! Scoring a hand (RULES.md R6): made, bait, half bait, and the `half_bait_is_bait` variant.
+//! Scoring a hand (RULES.md R6): made, bait, half bait, and the `half_bait_is_bait` variant;
+//! the outcomes of a hand ended by a call (R8.2, R8.3) are scored by `table`.
 
 use crate::variants::Rules;
 
@@ -13,6 +14,10 @@ pub enum Outcome {
     HalfBait,
     /// R3.3: everyone passed under `dealer_may_pass`.
     Void,
+    /// R8.2: a misplay call ended the hand.
+    Misplay,
+    /// R8.3: a team threw the hand in.
+    ThrowIn,
 }
 
 impl Outcome {
@@ -22,6 +27,8 @@ impl Outcome {
             Outcome::Bait => "bait",
             Outcome::HalfBait => "half_bait",
             Outcome::Void => "void",
+            Outcome::Misplay => "misplay",
+            Outcome::ThrowIn => "throw_in",
         }
     }
 }

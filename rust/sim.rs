@@ -182,7 +182,7 @@ unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> 
 /// `index % 4`; the bots' generator is seeded with the match seed.
 pub fn play_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Summary) {
     let seed = derive(batch.seed, index);
-    let mut game = Match::new(seed, batch.rules, (index % 4) as u8, [0, 0]);
+    let mut game: Match = Match::new(seed, batch.rules, (index % 4) as u8, [0, 0]);
     let mut rng = SplitMix64::new(seed);
     while let Some(seat) = game.hand().to_move().filter(|_| !game.is_terminal()) {
         debug_assert_eq!(game.hand().to_move(), Some(seat));

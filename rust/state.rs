@@ -1,7 +1,8 @@
 //! The hand state machine (RULES.md R2-R6 with `declarations = "auto"`): a `Copy` value with a
 //! checked `apply` for users and an unchecked one for search and simulation.
 //!
-//! Action ids are RULES.md R0: 0-35 play that card, 36-39 call trump C D H S, 40 pass. Legal
+//! Action ids are RULES.md R0: 0-35 play that card, 36-39 call trump C D H S, 40 pass; table
+//! mode's 41-45 (docs/TABLE.md) are played by `table::TableHand`, which wraps this state. Legal
 //! actions are a 64-bit mask over those ids. Nothing here allocates.
 
 use crate::cards::{Card, CardSet, Rank, Suit};
@@ -12,9 +13,22 @@ use crate::runs::{has_bella, run_winner, runs_summary};
 use crate::scoring::{score_hand, Outcome};
 use crate::variants::Rules;
 
+/// The id of "call clubs"; the four calls are `CALL_BASE + suit` (R0).
 pub const CALL_BASE: u8 = 36;
+/// The id of "pass" (R0).
 pub const PASS: u8 = 40;
-pub const NUM_ACTIONS: u8 = 41;
+/// Table mode (docs/TABLE.md): announce runs (R4.4, R8.6d).
+pub const ANNOUNCE: u8 = 41;
+/// Table mode: show runs (R4.4, R8.6d).
+pub const SHOW: u8 = 42;
+/// Table mode: call bella (R4.5, R8.6e).
+pub const BELLA: u8 = 43;
+/// Table mode: call a misplay (R8.2), by any seat.
+pub const MISPLAY: u8 = 44;
+/// Table mode: throw the hand in (R8.3), by any seat.
+pub const THROW: u8 = 45;
+/// The number of action ids, auto and table mode (0..45).
+pub const NUM_ACTIONS: u8 = 46;
 const CALL_MASK: u64 = 0xf << CALL_BASE;
 const PASS_BIT: u64 = 1 << PASS;
 const NO_SEAT: u8 = 0xff;
@@ -24,12 +38,16 @@ const LAST_TRICK_BONUS: u32 = 10;
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
+    /// Naming trump (R3).
     Auction,
+    /// Playing tricks (R5); in table mode also the time for calls (R8.6a).
     Play,
+    /// The hand is over.
     Done,
 }
 
 impl Phase {
+    /// The phase's name as the Python `Phase` spells it.
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Auction => "auction",
@@ -287,9 +305,10 @@ impl Hand {
         let Some(seat) = seat else {
             return self.check(action);
         };
-        if action >= NUM_ACTIONS || seat > 3 {
+        if action > PASS || seat > 3 {
             return Err(Error::invalid(format!(
-                "action id {action} for seat {seat} is not an action (ids 0..40, seats 0..3; R0)"
+                "action id {action} for seat {seat} is not an auto-mode action (ids 0..40, \
+                 seats 0..3; R0; table mode's ids are played by table::TableHand)"
             )));
         }
         if self.phase != Phase::Done && seat != self.to_move {
@@ -315,9 +334,10 @@ impl Hand {
 
     /// Checks action id `action`, naming `seat` in any error.
     fn check_as(&self, seat: u8, action: u8) -> Result<(), Error> {
-        if action >= NUM_ACTIONS {
+        if action > PASS {
             return Err(Error::invalid(format!(
-                "action id {action} is not an action (ids 0..40; R0)"
+                "action id {action} is not an auto-mode action (ids 0..40; R0; table mode's \
+                 ids are played by table::TableHand)"
             )));
         }
         if self.legal_mask() & (1 << action) != 0 {
@@ -398,19 +418,27 @@ impl Hand {
 
     /// Every action so far as (seat, action id), in order.
     pub fn history(&self) -> Vec<(u8, u8)> {
-        let mut actions: Vec<(u8, u8)> = self.auction().collect();
+        self.auction()
+            .chain(
+                self.plays_by_seat()
+                    .map(|(seat, card)| (seat, card.index())),
+            )
+            .collect()
+    }
+
+    /// Every card played so far with the seat that played it, in order.
+    pub fn plays_by_seat(&self) -> impl Iterator<Item = (u8, Card)> + '_ {
         let mut leader = (self.dealer + 1) % 4;
         let mut trick = TrickSoFar::EMPTY;
-        for &card in self.plays() {
+        self.plays().iter().map(move |&card| {
             let seat = (leader + trick.len() as u8) % 4;
-            actions.push((seat, card.index()));
             trick.push(card, self.trump);
             if trick.len() == 4 {
                 leader = (leader + trick.winner() as u8) % 4;
                 trick = TrickSoFar::EMPTY;
             }
-        }
-        actions
+            (seat, card)
+        })
     }
 
     /// The cards of the current trick in play order.
@@ -496,6 +524,34 @@ impl Hand {
         }
     }
 
+    /// Plays any card the seat to move holds, legal or not: table mode's misplays (R8.1).
+    pub(crate) fn play_any(&mut self, card: Card) {
+        debug_assert!(
+            self.phase == Phase::Play && self.hands[self.to_move as usize].contains(card)
+        );
+        self.play(card);
+    }
+
+    /// Manual declarations (R4.4, R4.5): nothing is credited by itself; `table` credits what
+    /// is declared in time through [`Hand::credit`].
+    pub(crate) fn clear_auto_declarations(&mut self) {
+        self.runs_seat = NO_SEAT;
+        self.runs_points = 0;
+        self.bella_cards = CardSet::EMPTY;
+    }
+
+    /// Credits `points` of runs or bella to `team` (R6.1).
+    pub(crate) fn credit(&mut self, team: usize, points: u32) {
+        self.points[team] += points;
+    }
+
+    /// Ends the hand by a call (R8.2, R8.3) with its outcome and score.
+    pub(crate) fn end_by_call(&mut self, outcome: Outcome, score: [u32; 2]) {
+        self.phase = Phase::Done;
+        self.outcome = Some(outcome);
+        self.score = score;
+    }
+
     /// R4.5: bella is credited as the second of the trump K and Q is played.
     #[inline]
     fn maybe_credit_bella(&mut self) {
@@ -570,7 +626,15 @@ pub fn action_text(seat: u8, action: u8) -> String {
     } else if action == PASS {
         "pass".to_string()
     } else {
-        format!("action {action}")
+        match action {
+            ANNOUNCE => "announce",
+            SHOW => "show",
+            BELLA => "bella",
+            MISPLAY => "misplay",
+            THROW => "throw",
+            _ => "unknown",
+        }
+        .to_string()
     };
     if seat < 4 {
         format!("{seat} {verb}")
@@ -592,7 +656,7 @@ mod tests {
         while !hand.is_terminal() {
             let mask = hand.legal_mask();
             assert_ne!(mask, 0, "a running hand has a legal action");
-            for id in 0..NUM_ACTIONS {
+            for id in 0..=PASS {
                 let mut copy = hand;
                 let result = copy.apply(id);
                 assert_eq!(result.is_ok(), mask & (1 << id) != 0, "id {id}");

@@ -1,5 +1,14 @@
-//! The rule variants of RULES.md R9 that change the engine's rulings. Table mode (R8, manual
-//! declarations) is not implemented; the Python layer rejects those options.
+//! The rule variants of RULES.md R9: every option, auto mode's and table mode's (R4.4, R4.5,
+//! R8; played by `table::TableHand`, docs/TABLE.md).
+
+/// R4.4: who declares runs and bella.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Declarations {
+    /// Runs and bella are declared by themselves as cards are played (simulation, AI).
+    Auto,
+    /// Runs and bella are actions of their own, lost when their window is missed (R8.5).
+    Manual,
+}
 
 /// Which variant of each rule is in force; `Default` is RULES.md R9's defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +29,22 @@ pub struct Rules {
     pub partner_exempt: bool,
     /// R6.4: a half bait gives the other team the whole count.
     pub half_bait_is_bait: bool,
+    /// R4.4: automatic or manual declarations.
+    pub declarations: Declarations,
+    /// R4.5, manual mode: a bella called on the first of the trump K and Q counts.
+    pub first_bell_ok: bool,
+    /// R4.4, manual mode: an announced fifty not shown in trick two may be shown as a twenty in
+    /// trick three.
+    pub late_twenty: bool,
+    /// R8: illegal plays are refused (`true`) or accepted as misplays (`false`).
+    pub enforce_legal_play: bool,
+}
+
+impl Rules {
+    /// Whether any table-mode option (R8) is on: manual declarations or accepted misplays.
+    pub fn is_table_mode(&self) -> bool {
+        self.declarations == Declarations::Manual || !self.enforce_legal_play
+    }
 }
 
 impl Default for Rules {
@@ -33,6 +58,10 @@ impl Default for Rules {
             undertrump_optional: false,
             partner_exempt: false,
             half_bait_is_bait: false,
+            declarations: Declarations::Auto,
+            first_bell_ok: false,
+            late_twenty: false,
+            enforce_legal_play: true,
         }
     }
 }
