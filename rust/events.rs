@@ -98,6 +98,8 @@ pub enum EventKind {
     },
     /// A misplay or throw call and its ruling (R8.2, R8.3); the misplays are the hand's.
     CallMade {
+        /// The hand's index in the match (its misplays are that hand's).
+        hand: u32,
         /// The call.
         call: CallRecord,
     },
@@ -226,7 +228,10 @@ fn action_events(
         }
         if let Some(call) = after.call() {
             debug_assert!(call.verb == MISPLAY || call.verb == crate::state::THROW);
-            out.push(Event::public(EventKind::CallMade { call }));
+            out.push(Event::public(EventKind::CallMade {
+                hand: hand_index,
+                call,
+            }));
         }
     }
     if core.is_terminal() {

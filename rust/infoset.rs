@@ -7,7 +7,8 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{implied_voids, TrickSoFar};
 use crate::runs::{find_runs, Runs};
 use crate::state::{auction_of, completed_tricks_of, Hand, Phase, TrickRecord};
-use crate::variants::Rules;
+use crate::table::TableHand;
+use crate::variants::{Declarations, Rules};
 
 /// Cards dealt to a seat before the kitty (R2.4): all it sees of its own cards before trump.
 pub const FIRST_PACKETS: usize = 6;
@@ -107,6 +108,25 @@ impl InfoSet {
                     }
                 }
             }
+        }
+        info
+    }
+
+    /// What `seat` knows of a hand in any mode (docs/TABLE.md): in manual mode the
+    /// declarations as made (R4.4, R4.5); with `enforce_legal_play = false` nothing is read
+    /// backwards from the plays, since any play may be a misplay (R8.1).
+    pub fn of_table(hand: &TableHand, seat: u8) -> InfoSet {
+        let mut info = InfoSet::new(hand.hand(), seat);
+        if hand.rules().declarations == Declarations::Manual {
+            for who in 0..4u8 {
+                info.announced[who as usize] = hand.announced(who);
+                info.shown[who as usize] = hand.shown(who);
+            }
+            info.runs_scored = hand.runs_scored();
+            info.bella = hand.bella();
+        }
+        if !hand.rules().enforce_legal_play {
+            info.cannot_hold = [CardSet::EMPTY; 4];
         }
         info
     }

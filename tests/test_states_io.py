@@ -10,7 +10,7 @@ state constructors, and the ``IllegalActionError`` attributes, on both engines.
 - Malformed serialized states (bad JSON, wrong format or kind, missing/extra keys, a card twice,
   10 cards, an illegal action, wrong types, ...) raise ``InvalidInputError`` (a ``ValueError``)
   and nothing else.
-- Construction errors (dealer 4, seed -1, seed and deal both or neither, table-mode rules, ...)
+- Construction errors (dealer 4, seed -1, seed and deal both or neither, ...)
   raise ``InvalidInputError``.
 - ``IllegalActionError`` carries ``action``, ``rule`` and ``state``; its message names the
   action and the rule; it pickles.

@@ -5,14 +5,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg, to_py_err};
-use super::rules::game_rules_arg;
+use super::rules::rules_arg;
 use super::states::PyHandState;
 use crate::bots::{random_action, BotSpec};
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::sim::{simulate_on, Batch};
-use crate::state::Hand;
+use crate::table::TableHand;
 
 /// Plays games `start..stop` of the batch and returns the summary's counts as a dict.
 #[pyfunction]
@@ -29,7 +29,7 @@ fn simulate<'py>(
     matches: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
-    let (_, rules) = game_rules_arg(py, rules)?;
+    let (_, rules) = rules_arg(py, rules)?;
     if bots.len() != 4 {
         return Err(invalid(py, "bots: one bot name a seat (four)"));
     }
@@ -61,7 +61,8 @@ fn simulate<'py>(
     Ok(out)
 }
 
-/// The finished hand of a uniform random playout from hand seed `seed`.
+/// The finished hand of a uniform random playout from hand seed `seed`: every action drawn
+/// from the legal ids of the seat to move (in table mode declarations and calls too).
 #[pyfunction]
 #[pyo3(signature = (seed, dealer=None, rules=None, scores_before=None))]
 fn play_random_hand<'py>(
@@ -73,14 +74,15 @@ fn play_random_hand<'py>(
 ) -> PyResult<PyHandState> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
     let dealer = opt_seat_arg(dealer, "dealer")?;
-    let (rules_obj, rules) = game_rules_arg(py, rules)?;
+    let (rules_obj, rules) = rules_arg(py, rules)?;
     let scores = opt_team_pair_arg(scores_before, "scores_before")?;
     let mut rng = SplitMix64::new(seed);
-    let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
-    while !hand.is_terminal() {
-        hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+    let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
+    // docs/TABLE.md "Random playouts": the legal ids of the seat to move, any mode.
+    while let Some(seat) = hand.hand().to_move() {
+        hand.apply_unchecked(seat, random_action(hand.legal_mask(seat), &mut rng));
     }
-    Ok(PyHandState::wrap(py, hand, &rules_obj.unbind()))
+    Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
 }
 
 /// The action id a Rust bot (a spec such as `"greedy"`) takes in a running hand, drawing from

@@ -8,6 +8,7 @@ mod lock;
 mod primitives;
 mod rules;
 mod states;
+mod views;
 
 use pyo3::prelude::*;
 

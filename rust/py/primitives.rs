@@ -167,6 +167,8 @@ pub fn py_outcome<'py>(
             Outcome::Bait,
             Outcome::HalfBait,
             Outcome::Void,
+            Outcome::Misplay,
+            Outcome::ThrowIn,
         ]
         .iter()
         .map(|outcome| outcome_type.call1((outcome.name(),)))

@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use super::convert::{class, describe, invalid};
-use crate::variants::Rules;
+use crate::variants::{Declarations, Rules};
 
 static RULES_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DEFAULT_RULES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
@@ -85,10 +85,11 @@ fn option<T: RuleOption>(rules: &Bound<'_, PyAny>, name: &Bound<'_, PyString>) -
     })
 }
 
-/// The core form of a `Rules` object, and whether it asks for table mode (R8).
-fn read_rules(obj: &Bound<'_, PyAny>) -> PyResult<(Rules, bool)> {
+/// The core form of a `Rules` object.
+fn read_rules(obj: &Bound<'_, PyAny>) -> PyResult<Rules> {
     let py = obj.py();
-    let rules = Rules {
+    let ManualDeclarations(manual) = option(obj, intern!(py, "declarations"))?;
+    Ok(Rules {
         target: option(obj, intern!(py, "target"))?,
         dealer_may_pass: option(obj, intern!(py, "dealer_may_pass"))?,
         forced_at: option(obj, intern!(py, "forced_at"))?,
@@ -97,28 +98,30 @@ fn read_rules(obj: &Bound<'_, PyAny>) -> PyResult<(Rules, bool)> {
         undertrump_optional: option(obj, intern!(py, "undertrump_optional"))?,
         partner_exempt: option(obj, intern!(py, "partner_exempt"))?,
         half_bait_is_bait: option(obj, intern!(py, "half_bait_is_bait"))?,
-    };
-    let ManualDeclarations(manual) = option(obj, intern!(py, "declarations"))?;
-    let enforce_legal_play: bool = option(obj, intern!(py, "enforce_legal_play"))?;
-    // Options of manual declarations only (R4.4), checked all the same.
-    let _first_bell_ok: bool = option(obj, intern!(py, "first_bell_ok"))?;
-    let _late_twenty: bool = option(obj, intern!(py, "late_twenty"))?;
-    Ok((rules, manual || !enforce_legal_play))
+        declarations: if manual {
+            Declarations::Manual
+        } else {
+            Declarations::Auto
+        },
+        first_bell_ok: option(obj, intern!(py, "first_bell_ok"))?,
+        late_twenty: option(obj, intern!(py, "late_twenty"))?,
+        enforce_legal_play: option(obj, intern!(py, "enforce_legal_play"))?,
+    })
 }
 
-/// The rules object (or the default `Rules()` for None), its core form, and whether it asks
-/// for table mode (R8).
+/// The rules object (or the default `Rules()` for None) and its core form: every R9 option,
+/// table mode's too (docs/TABLE.md).
 pub fn rules_arg<'py>(
     py: Python<'py>,
     obj: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, Rules, bool)> {
+) -> PyResult<(Bound<'py, PyAny>, Rules)> {
     let Some(rules_obj) = obj.filter(|obj| !obj.is_none()) else {
         let default = DEFAULT_RULES.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
             Ok(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?
                 .call0()?
                 .unbind())
         })?;
-        return Ok((default.bind(py).clone(), Rules::default(), false));
+        return Ok((default.bind(py).clone(), Rules::default()));
     };
     if !rules_obj.is_instance(class(py, &RULES_TYPE, "tarabish._rules", "Rules")?)? {
         return Err(invalid(
@@ -129,8 +132,7 @@ pub fn rules_arg<'py>(
             ),
         ));
     }
-    let (rules, table_mode) = read_rules(rules_obj)?;
-    Ok((rules_obj.clone(), rules, table_mode))
+    Ok((rules_obj.clone(), read_rules(rules_obj)?))
 }
 
 /// The core rules for the primitives: `None` is the default without touching Python.
@@ -139,20 +141,4 @@ pub fn primitive_rules(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>) -> PyResu
         Some(obj) if !obj.is_none() => Ok(rules_arg(py, Some(obj))?.1),
         _ => Ok(Rules::default()),
     }
-}
-
-/// Rules for a game state: table mode (R8) is refused.
-pub fn game_rules_arg<'py>(
-    py: Python<'py>,
-    obj: Option<&Bound<'py, PyAny>>,
-) -> PyResult<(Bound<'py, PyAny>, Rules)> {
-    let (rules_obj, rules, table_mode) = rules_arg(py, obj)?;
-    if table_mode {
-        return Err(invalid(
-            py,
-            "table mode (declarations='manual' or enforce_legal_play=False, R8) is not \
-             supported by this engine yet",
-        ));
-    }
-    Ok((rules_obj, rules))
 }

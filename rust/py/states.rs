@@ -8,197 +8,73 @@
 //! copy taken under the lock), so it cannot deadlock with the interpreter's own lock.
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::convert::{
-    cards_arg, class, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal,
-    py_suit, to_py_err,
+    cards_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal, to_py_err,
 };
 use super::lock::StateLock;
-use super::primitives::{py_outcome, py_runs};
-use super::rules::game_rules_arg;
+use super::rules::rules_arg;
+use super::views::{
+    action_type, actions_list, events_list, history, ids_list, info_string, observation, opt_suit,
+    py_phase, result, table_view, tensor,
+};
 use crate::deal::check_deal;
-use crate::infoset::InfoSet;
+use crate::events::{hand_events, match_events};
 use crate::matches::Match;
-use crate::observe::{information_string, write_tensor, TENSOR_SIZE};
-use crate::state::{Hand, Phase, TrickRecord, NUM_ACTIONS};
-
-static ACTION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static PHASE_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static TRICK_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static RUNS_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static RESULT_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static OBSERVATION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-static FLOAT32: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-
-// ---- views shared by both states -------------------------------------------------------
-
-static ACTIONS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
-static PHASES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
-
-/// The Python `Action` of a seat and an id: every one of the 164 (immutable) values is built
-/// once and shared.
-fn py_action<'py>(py: Python<'py>, seat: u8, id: u8) -> PyResult<Bound<'py, PyAny>> {
-    let all = ACTIONS.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
-        let action_type = class(py, &ACTION_TYPE, "tarabish._actions", "Action")?;
-        let all: PyResult<Vec<_>> = (0..4u8)
-            .flat_map(|seat| (0..NUM_ACTIONS).map(move |id| (seat, id)))
-            .map(|(seat, id)| action_type.call_method1("from_id", (id, seat)))
-            .collect();
-        Ok(PyTuple::new(py, all?)?.unbind())
-    })?;
-    all.bind(py)
-        .get_item(seat as usize * NUM_ACTIONS as usize + id as usize)
-}
-
-fn py_phase<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
-    let all = PHASES.get_or_try_init(py, || -> PyResult<Py<PyTuple>> {
-        let phase_type = class(py, &PHASE_TYPE, "tarabish._actions", "Phase")?;
-        let all: PyResult<Vec<_>> = [Phase::Auction, Phase::Play, Phase::Done]
-            .iter()
-            .map(|phase| phase_type.call1((phase.name(),)))
-            .collect();
-        Ok(PyTuple::new(py, all?)?.unbind())
-    })?;
-    all.bind(py).get_item(hand.phase() as usize)
-}
-
-/// The set bits of a mask (action ids), ascending.
-fn ids_of(mut mask: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        (mask != 0).then(|| {
-            let id = mask.trailing_zeros() as u8;
-            mask &= mask - 1;
-            id
-        })
-    })
-}
-
-fn legal_ids_list<'py>(py: Python<'py>, mask: u64) -> PyResult<Bound<'py, PyList>> {
-    PyList::new(py, ids_of(mask))
-}
-
-fn legal_actions<'py>(py: Python<'py>, hand: &Hand, mask: u64) -> PyResult<Bound<'py, PyList>> {
-    let seat = hand.to_move().unwrap_or(0);
-    let actions: PyResult<Vec<_>> = ids_of(mask).map(|id| py_action(py, seat, id)).collect();
-    PyList::new(py, actions?)
-}
-
-fn history<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyList>> {
-    let actions: PyResult<Vec<_>> = hand
-        .history()
-        .into_iter()
-        .map(|(seat, id)| py_action(py, seat, id))
-        .collect();
-    PyList::new(py, actions?)
-}
-
-fn py_trick<'py>(py: Python<'py>, trick: TrickRecord) -> PyResult<Bound<'py, PyAny>> {
-    class(py, &TRICK_TYPE, "tarabish._views", "TrickResult")?.call1((
-        trick.leader,
-        py_card_tuple(py, &trick.cards)?,
-        trick.winner,
-        trick.points,
-    ))
-}
-
-fn py_tricks<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyTuple>> {
-    let tricks: PyResult<Vec<_>> = hand.completed_tricks().map(|t| py_trick(py, t)).collect();
-    PyTuple::new(py, tricks?)
-}
-
-fn py_runs_result<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
-    match hand.runs_scored() {
-        Some((seat, points)) => {
-            class(py, &RUNS_TYPE, "tarabish._views", "RunsResult")?.call1((seat, points))
-        }
-        None => Ok(py.None().into_bound(py)),
-    }
-}
-
-fn opt_suit<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
-    match hand.trump() {
-        Some(suit) => py_suit(py, suit),
-        None => Ok(py.None().into_bound(py)),
-    }
-}
-
-fn result<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>> {
-    let Some(outcome) = hand.outcome() else {
-        return Ok(py.None().into_bound(py));
-    };
-    class(py, &RESULT_TYPE, "tarabish._views", "HandResult")?.call1((
-        py_outcome(py, outcome)?,
-        opt_suit(py, hand)?,
-        hand.caller(),
-        PyTuple::new(py, hand.points())?,
-        PyTuple::new(py, hand.score())?,
-        py_runs_result(py, hand)?,
-        hand.bella(),
-        py_tricks(py, hand)?,
-    ))
-}
+use crate::state::{Hand, NUM_ACTIONS};
+use crate::table::TableHand;
 
 fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(int_arg(obj, "seat", 3)? as u8)
 }
 
-fn observation<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-    let info = InfoSet::new(hand, seat);
-    let auction: PyResult<Vec<_>> = info.auction().map(|(s, id)| py_action(py, s, id)).collect();
-    // R4.4: an announcement names a run; a seat without one announces nothing.
-    let announced: [Option<u32>; 4] =
-        std::array::from_fn(|s| info.announced(s as u8).filter(|&points| points > 0));
-    let shown: PyResult<Vec<_>> = (0..4u8)
-        .map(|s| py_runs(py, info.shown(s).as_slice()))
-        .collect();
-    let sizes: [u32; 4] = std::array::from_fn(|s| info.hand_size(s as u8));
-    let visible: Vec<_> = info.hand().iter().collect();
-    let kwargs = PyDict::new(py);
-    kwargs.set_item("seat", seat)?;
-    kwargs.set_item("dealer", info.dealer())?;
-    kwargs.set_item("phase", py_phase(py, hand)?)?;
-    kwargs.set_item("to_move", info.to_move())?;
-    kwargs.set_item("scores_before", PyTuple::new(py, info.scores_before())?)?;
-    kwargs.set_item("hand", py_card_tuple(py, &visible)?)?;
-    kwargs.set_item("unseen_kitty", info.unseen_kitty())?;
-    kwargs.set_item("auction", PyTuple::new(py, auction?)?)?;
-    kwargs.set_item("trump", opt_suit(py, hand)?)?;
-    kwargs.set_item("caller", info.caller())?;
-    kwargs.set_item("trick_leader", info.trick_leader())?;
-    kwargs.set_item("trick", py_card_tuple(py, info.current_trick())?)?;
-    kwargs.set_item("tricks", py_tricks(py, hand)?)?;
-    kwargs.set_item("announced", PyTuple::new(py, announced)?)?;
-    kwargs.set_item("shown", PyTuple::new(py, shown?)?)?;
-    kwargs.set_item("runs", py_runs_result(py, hand)?)?;
-    kwargs.set_item("bella", info.bella())?;
-    kwargs.set_item("points", PyTuple::new(py, info.points())?)?;
-    kwargs.set_item("hand_sizes", PyTuple::new(py, sizes)?)?;
-    class(py, &OBSERVATION_TYPE, "tarabish._views", "Observation")?.call((), Some(&kwargs))
+/// An optional seat (None: the seat to move, or a spectator for `events`).
+fn opt_seat(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u8>> {
+    obj.filter(|obj| !obj.is_none()).map(seat_arg).transpose()
 }
 
-fn tensor<'py>(py: Python<'py>, hand: &Hand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
-    let mut values = [0f32; TENSOR_SIZE];
-    write_tensor(&InfoSet::new(hand, seat), &mut values);
-    let mut bytes = Vec::with_capacity(TENSOR_SIZE * 4);
-    for value in values {
-        bytes.extend_from_slice(&value.to_le_bytes());
+/// The seat whose sets are asked for: `seat`, or the seat to move (`None` once over).
+fn asked_seat(hand: &TableHand, seat: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u8>> {
+    Ok(opt_seat(seat)?.or(hand.hand().to_move()))
+}
+
+/// Which of a seat's two sets (docs/TABLE.md "Allowed and legal").
+#[derive(Clone, Copy)]
+enum Set {
+    Allowed,
+    Legal,
+}
+
+fn mask_of(hand: &TableHand, seat: Option<u8>, set: Set) -> u64 {
+    match (seat, set) {
+        (None, _) => 0,
+        (Some(seat), Set::Allowed) => hand.allowed_mask(seat),
+        (Some(seat), Set::Legal) => hand.legal_mask(seat),
     }
-    let frombuffer = FROMBUFFER.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py.import("numpy")?.getattr("frombuffer")?.unbind())
-    })?;
-    let float32 = FLOAT32.get_or_try_init(py, || -> PyResult<Py<PyAny>> {
-        Ok(py
-            .import("numpy")?
-            .getattr("dtype")?
-            .call1(("<f4",))?
-            .unbind())
-    })?;
-    frombuffer
-        .bind(py)
-        .call1((PyByteArray::new(py, &bytes), float32.bind(py)))
+}
+
+/// `(seat, id)` to apply: the action's own seat, or `seat` for a plain id; an action naming
+/// another seat than `seat` is refused (docs/TABLE.md).
+fn seat_and_id(
+    action: &Bound<'_, PyAny>,
+    seat: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<u8>, u8)> {
+    let (own, id) = action_arg(action)?;
+    let given = opt_seat(seat)?;
+    match (own, given) {
+        (Some(own), Some(given)) if own != given => Err(invalid(
+            action.py(),
+            format!("the action names seat {own}, not the seat given ({given})"),
+        )),
+        (Some(own), _) => Ok((Some(own), id)),
+        (None, given) => Ok((given, id)),
+    }
+}
+
+/// The `since` argument of `events`: a whole number.
+fn since_arg(since: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    since.map_or(Ok(0), |since| int_arg(since, "since", u64::MAX))
 }
 
 /// The (seat, id) of an action argument: an id (no seat: for the seat to move), an `Action`,
@@ -208,14 +84,14 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
     if action.is_exact_instance_of::<pyo3::types::PyInt>() {
         // The fast path of search loops: a plain id for the seat to move.
         return match action.extract::<u8>() {
-            Ok(id) if id <= 40 => Ok((None, id)),
+            Ok(id) if id < NUM_ACTIONS => Ok((None, id)),
             _ => Err(invalid(
                 py,
-                format!("action id {action} is not in 0..40 (R0)"),
+                format!("action id {action} is not in 0..45 (R0, docs/TABLE.md)"),
             )),
         };
     }
-    let action_type = class(py, &ACTION_TYPE, "tarabish._actions", "Action")?;
+    let action_type = action_type(py)?;
     let parsed;
     let action = if action.is_instance_of::<PyString>() {
         parsed = action_type.call_method1("parse", (action,))?;
@@ -227,7 +103,7 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
         if !action.is_instance_of::<pyo3::types::PyBool>() {
             // Integer-like ids (numpy integers) through `__index__`.
             if let Ok(index) = action.call_method0(pyo3::intern!(py, "__index__")) {
-                let id = int_arg(&index, "an action id", 40)? as u8;
+                let id = int_arg(&index, "an action id", NUM_ACTIONS as u64 - 1)? as u8;
                 return Ok((None, id));
             }
         }
@@ -263,24 +139,33 @@ fn reduce_via_json<'py>(
 
 // ---- HandState -------------------------------------------------------------------------
 
-/// One hand of Tarabish (docs/ENGINE.md "Hands").
+/// One hand of Tarabish (docs/ENGINE.md "Hands"), in any mode (docs/TABLE.md).
 #[pyclass(name = "HandState", module = "tarabish", frozen)]
 pub struct PyHandState {
-    hand: StateLock<Hand>,
+    hand: StateLock<TableHand>,
     rules: Py<PyAny>,
+    /// The hand's index in its match (0 for a lone hand), for its events.
+    index: u32,
 }
 
 impl PyHandState {
-    pub fn wrap(py: Python<'_>, hand: Hand, rules: &Py<PyAny>) -> PyHandState {
+    /// A Python state of `hand`, hand `index` of its match.
+    pub fn wrap(py: Python<'_>, hand: TableHand, rules: &Py<PyAny>, index: u32) -> PyHandState {
         PyHandState {
             hand: StateLock::new(hand),
             rules: rules.clone_ref(py),
+            index,
         }
     }
 
-    /// A copy of the hand as it is now.
-    pub fn hand(&self) -> Hand {
+    /// A copy of the hand as it is now, with its table record.
+    pub fn table(&self) -> TableHand {
         self.hand.get()
+    }
+
+    /// A copy of the auto-mode hand underneath as it is now.
+    pub fn hand(&self) -> Hand {
+        *self.hand.lock().hand()
     }
 }
 
@@ -297,11 +182,11 @@ impl PyHandState {
         scores_before: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyHandState> {
         let dealer = opt_seat_arg(dealer, "dealer")?;
-        let (rules_obj, rules) = game_rules_arg(py, rules)?;
+        let (rules_obj, rules) = rules_arg(py, rules)?;
         let scores = opt_team_pair_arg(scores_before, "scores_before")?;
         let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
             (Some(seed), None) => {
-                Hand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
+                TableHand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
             }
             (None, Some(deal)) => {
                 let seats: Vec<Vec<crate::cards::Card>> = deal
@@ -310,7 +195,7 @@ impl PyHandState {
                     .map(|seat| cards_arg(&seat?))
                     .collect::<PyResult<_>>()?;
                 let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
-                Hand::from_deal(deal, dealer, rules, scores)
+                TableHand::from_deal(deal, dealer, rules, scores)
             }
             _ => {
                 return Err(invalid(
@@ -319,10 +204,7 @@ impl PyHandState {
                 ))
             }
         };
-        Ok(PyHandState {
-            hand: StateLock::new(hand),
-            rules: rules_obj.unbind(),
-        })
+        Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
     }
 
     #[getter]
@@ -331,23 +213,23 @@ impl PyHandState {
     }
     #[getter]
     fn dealer(&self) -> u8 {
-        self.hand.lock().dealer()
+        self.hand.lock().hand().dealer()
     }
     #[getter]
     fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.lock().scores_before())
+        PyTuple::new(py, self.hand.lock().hand().scores_before())
     }
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, &self.hand())
+        py_phase(py, self.hand().phase())
     }
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        self.hand.lock().to_move()
+        self.hand.lock().hand().to_move()
     }
     #[getter]
     fn is_terminal(&self) -> bool {
-        self.hand.lock().is_terminal()
+        self.hand.lock().hand().is_terminal()
     }
     #[getter]
     fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -355,7 +237,7 @@ impl PyHandState {
     }
     #[getter]
     fn caller(&self) -> Option<u8> {
-        self.hand.lock().caller()
+        self.hand.lock().hand().caller()
     }
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
@@ -374,40 +256,77 @@ impl PyHandState {
     }
     #[getter]
     fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        history(py, &self.hand())
+        history(py, &self.table())
     }
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.lock().points())
+        PyTuple::new(py, self.hand.lock().hand().points())
     }
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        result(py, &self.hand())
+        result(py, &self.table())
     }
 
-    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mask = self.hand.lock().legal_mask();
-        legal_ids_list(py, mask)
+    #[pyo3(signature = (seat=None))]
+    fn allowed_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let hand = self.table();
+        ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Allowed))
     }
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let hand = self.hand();
-        legal_actions(py, &hand, hand.legal_mask())
+    #[pyo3(signature = (seat=None))]
+    fn legal_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if seat.is_none() {
+            // The fast path of search loops: the seat to move, under the lock only.
+            let mask = {
+                let hand = self.hand.lock();
+                hand.hand().to_move().map_or(0, |s| hand.legal_mask(s))
+            };
+            return ids_list(py, mask);
+        }
+        let hand = self.table();
+        ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Legal))
     }
-    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (seat, id) = action_arg(action)?;
-        let checked = {
-            let mut hand = self.hand.lock();
-            let checked = hand.check_for(seat, id);
-            if checked.is_ok() {
-                hand.apply_unchecked(id);
-            }
-            checked
-        };
+    #[pyo3(signature = (seat=None))]
+    fn allowed_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let hand = self.table();
+        let seat = asked_seat(&hand, seat)?;
+        actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Allowed))
+    }
+    #[pyo3(signature = (seat=None))]
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let hand = self.table();
+        let seat = asked_seat(&hand, seat)?;
+        actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Legal))
+    }
+    #[pyo3(signature = (action, seat=None))]
+    fn apply(
+        &self,
+        py: Python<'_>,
+        action: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (seat, id) = seat_and_id(action, seat)?;
         // The error (a Python object) is built after the lock is released.
-        checked.map_err(|e| to_py_err(py, e))
+        let applied = self.hand.lock().apply(seat, id);
+        applied.map_err(|e| to_py_err(py, e))
     }
     fn clone(&self, py: Python<'_>) -> PyHandState {
-        PyHandState::wrap(py, self.hand(), &self.rules)
+        PyHandState::wrap(py, self.table(), &self.rules, self.index)
     }
     fn __copy__(&self, py: Python<'_>) -> PyHandState {
         self.clone(py)
@@ -417,7 +336,7 @@ impl PyHandState {
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyHandState>() {
-            Ok(other) => self.hand() == other.get().hand(),
+            Ok(other) => self.table() == other.get().table(),
             Err(_) => false,
         }
     }
@@ -426,20 +345,37 @@ impl PyHandState {
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        observation(py, &self.hand(), seat_arg(seat)?)
+        observation(py, &self.table(), seat_arg(seat)?)
     }
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        tensor(py, &self.hand(), seat_arg(seat)?)
+        tensor(py, &self.table(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(&InfoSet::new(
-            &self.hand(),
-            seat_arg(seat)?,
-        )))
+        Ok(info_string(&self.table(), seat_arg(seat)?))
+    }
+    fn table_view<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        table_view(py, &self.table(), seat_arg(seat)?)
+    }
+    #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        since: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
+        let hand = self.table();
+        let mut events = Vec::new();
+        hand_events(&hand, self.index, &mut events);
+        events_list(py, &events, seat, since, &|_| hand)
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "hand_to_json")
@@ -452,7 +388,7 @@ impl PyHandState {
         reduce_via_json(slf.as_any(), "hand_to_json", "hand_from_json")
     }
     fn __repr__(&self) -> String {
-        format!("<HandState {}>", self.hand.lock().describe())
+        format!("<HandState {}>", self.hand.lock().hand().describe())
     }
 }
 
@@ -468,14 +404,46 @@ pub struct PyMatchState {
 /// What a `MatchState` changes: the core match and its finished hands, locked together.
 #[derive(Clone, PartialEq)]
 struct MatchGame {
-    game: Match,
-    history: Vec<Hand>,
+    game: Match<TableHand>,
+    history: Vec<TableHand>,
+}
+
+impl MatchGame {
+    /// The hand of index `index` in the match: a finished one, or the one in play.
+    fn hand_at(&self, index: u32) -> TableHand {
+        self.history
+            .get(index as usize)
+            .copied()
+            .unwrap_or(*self.game.hand())
+    }
+
+    /// The hand in play, `None` once the match is over.
+    fn running(&self) -> Option<&TableHand> {
+        (!self.game.is_terminal()).then(|| self.game.hand())
+    }
 }
 
 impl PyMatchState {
     /// A copy of the core match as it is now (without its history).
-    fn game(&self) -> Match {
+    fn game(&self) -> Match<TableHand> {
         self.game.lock().game
+    }
+
+    /// One of the seat's sets in the hand in play (none once the match is over).
+    fn ids(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
+        let game = self.game();
+        let hand = game.hand();
+        let seat = if game.is_terminal() {
+            opt_seat(seat)?
+        } else {
+            asked_seat(hand, seat)?
+        };
+        let mask = if game.is_terminal() {
+            0
+        } else {
+            mask_of(hand, seat, set)
+        };
+        Ok((seat, mask))
     }
 }
 
@@ -491,7 +459,7 @@ impl PyMatchState {
         scores: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<PyMatchState> {
         let seed = int_arg(seed, "seed", u64::MAX)?;
-        let (rules_obj, rules) = game_rules_arg(py, rules)?;
+        let (rules_obj, rules) = rules_arg(py, rules)?;
         let first_dealer = opt_seat_arg(first_dealer, "first_dealer")?;
         let scores = opt_team_pair_arg(scores, "scores")?;
         Ok(PyMatchState {
@@ -529,14 +497,16 @@ impl PyMatchState {
     }
     #[getter]
     fn hand(&self, py: Python<'_>) -> PyHandState {
-        PyHandState::wrap(py, *self.game().hand(), &self.rules)
+        let game = self.game();
+        PyHandState::wrap(py, *game.hand(), &self.rules, game.hand_index())
     }
     #[getter]
     fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
         let history = self.game.lock().history.clone();
         history
             .iter()
-            .map(|&hand| PyHandState::wrap(py, hand, &self.rules))
+            .enumerate()
+            .map(|(index, &hand)| PyHandState::wrap(py, hand, &self.rules, index as u32))
             .collect()
     }
     #[getter]
@@ -549,35 +519,65 @@ impl PyMatchState {
     }
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, self.game().hand())
+        py_phase(py, self.game().hand().hand().phase())
     }
     #[getter]
     fn to_move(&self) -> Option<u8> {
-        let game = self.game();
-        if game.is_terminal() {
-            None
-        } else {
-            game.hand().to_move()
-        }
+        self.game
+            .lock()
+            .running()
+            .and_then(|hand| hand.hand().to_move())
     }
     #[getter]
     fn dealer(&self) -> u8 {
-        self.game().hand().dealer()
+        self.game().hand().hand().dealer()
     }
 
-    fn legal_action_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mask = self.game.lock().game.legal_mask();
-        legal_ids_list(py, mask)
+    #[pyo3(signature = (seat=None))]
+    fn allowed_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        ids_list(py, self.ids(seat, Set::Allowed)?.1)
     }
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let game = self.game();
-        legal_actions(py, game.hand(), game.legal_mask())
+    #[pyo3(signature = (seat=None))]
+    fn legal_action_ids<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        ids_list(py, self.ids(seat, Set::Legal)?.1)
     }
-    fn apply(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let (seat, id) = action_arg(action)?;
+    #[pyo3(signature = (seat=None))]
+    fn allowed_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (seat, mask) = self.ids(seat, Set::Allowed)?;
+        actions_list(py, seat.unwrap_or(0), mask)
+    }
+    #[pyo3(signature = (seat=None))]
+    fn legal_actions<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (seat, mask) = self.ids(seat, Set::Legal)?;
+        actions_list(py, seat.unwrap_or(0), mask)
+    }
+    #[pyo3(signature = (action, seat=None))]
+    fn apply(
+        &self,
+        py: Python<'_>,
+        action: &Bound<'_, PyAny>,
+        seat: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let (seat, id) = seat_and_id(action, seat)?;
         let applied = {
             let mut locked = self.game.lock();
-            let applied = locked.game.apply_for(seat, id);
+            let applied = locked.game.apply_table(seat, id);
             if let Ok(Some(done)) = applied {
                 locked.history.push(done);
             }
@@ -623,10 +623,26 @@ impl PyMatchState {
         tensor(py, self.game().hand(), seat_arg(seat)?)
     }
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(information_string(&InfoSet::new(
-            self.game().hand(),
-            seat_arg(seat)?,
-        )))
+        Ok(info_string(self.game().hand(), seat_arg(seat)?))
+    }
+    fn table_view<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        table_view(py, self.game().hand(), seat_arg(seat)?)
+    }
+    #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
+    fn events<'py>(
+        &self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+        since: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
+        let game = self.game.lock().clone();
+        let events = match_events(&game.history, &game.game);
+        events_list(py, &events, seat, since, &|index| game.hand_at(index))
     }
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "match_to_json")
@@ -646,7 +662,7 @@ impl PyMatchState {
             game.hand_index(),
             scores[0],
             scores[1],
-            game.hand().describe()
+            game.hand().hand().describe()
         )
     }
 }
