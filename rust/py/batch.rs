@@ -12,6 +12,7 @@ use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::sim::{simulate_on, Batch};
+use crate::state::PASS;
 use crate::table::TableHand;
 
 /// Plays games `start..stop` of the batch and returns the summary's counts as a dict.
@@ -30,6 +31,13 @@ fn simulate<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
     let (_, rules) = rules_arg(py, rules)?;
+    if rules.is_table_mode() {
+        return Err(invalid(
+            py,
+            "simulate plays auto-mode hands (R4.4 auto declarations, R8 legal play enforced); \
+             play table mode one action at a time through HandState or MatchState",
+        ));
+    }
     if bots.len() != 4 {
         return Err(invalid(py, "bots: one bot name a seat (four)"));
     }
@@ -92,12 +100,21 @@ fn play_random_hand<'py>(
 fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<u8> {
     let py = state.py();
     let mut bot = BotSpec::parse(bot).map_err(|e| to_py_err(py, e))?.build();
-    let hand = state.get().hand();
-    let Some(seat) = hand.to_move() else {
+    let table = state.get().table();
+    let Some(seat) = table.hand().to_move() else {
         return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
     };
-    let info = InfoSet::new(&hand, seat);
-    Ok(py.detach(|| bot.act(&info, hand.legal_mask(), &mut SplitMix64::new(seed))))
+    let info = InfoSet::of_table(&table, seat);
+    // Bots play cards and call trump only (ids 0..40): R5.1-legal cards when there are any;
+    // after a bella that leaves none legal, the K or Q it must play (R8.6e).
+    let plain = |mask: u64| mask & ((1 << (PASS + 1)) - 1);
+    let legal = plain(table.legal_mask(seat));
+    let mask = if legal != 0 {
+        legal
+    } else {
+        plain(table.allowed_mask(seat))
+    };
+    Ok(py.detach(|| bot.act(&info, mask, &mut SplitMix64::new(seed))))
 }
 
 /// The canonical text of a bot spec (`"ismcts:iterations=2000"`), checked: an unknown bot,
