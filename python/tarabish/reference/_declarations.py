@@ -122,12 +122,12 @@ def show_problem(state: HandState, seat: int) -> str | None:
     return "runs are shown in trick two, before one's second card"
 
 
-def _bella_in_announced_run(state: HandState, seat: int) -> bool:
-    """R4.5, R8.6e: the call right after one's own announcement, with the trump K and Q both
-    inside one run the seat was dealt."""
-    if _trick_index(state) != ANNOUNCE_TRICK or not state._actions:
+def _bella_in_announced_run(state: HandState, seat: int, before: list[Action]) -> bool:
+    """R4.5, R8.6e: the call right after one's own announcement (the last of the actions
+    ``before`` it), with the trump K and Q both inside one run the seat was dealt."""
+    if _trick_index(state) != ANNOUNCE_TRICK or not before:
         return False
-    if state._actions[-1] != Action(seat, ActionKind.ANNOUNCE):
+    if before[-1] != Action(seat, ActionKind.ANNOUNCE):
         return False
     trump = state._trump
     return any(
@@ -158,7 +158,7 @@ def bella_problem(state: HandState, seat: int) -> str | None:
         return f"seat {seat} was not dealt both the trump K and Q (R4.5)"
     if state._declared.bella_called:
         return "bella is called once a hand"
-    if _bella_in_announced_run(state, seat):
+    if _bella_in_announced_run(state, seat, state._actions):
         return None
     if not playable_bella_cards(state, seat):
         return f"seat {seat} may not play the trump K or Q this turn"
@@ -192,7 +192,7 @@ def show(state: HandState, seat: int) -> tuple[tuple[Run, ...], bool]:
 
 
 def call_bella(state: HandState, seat: int) -> bool:
-    """Record ``seat``'s bella (R4.5, R8.6e); True when it counts.
+    """Record ``seat``'s bella (R4.5, R8.6e), the last action logged; True when it counts.
 
     With the announcement it counts and the card is free. Before playing the K or Q, the card
     this turn must be one of them; the second of the two counts, the first only under
@@ -200,7 +200,7 @@ def call_bella(state: HandState, seat: int) -> bool:
     """
     declared = state._declared
     declared.bella_called = True
-    if _bella_in_announced_run(state, seat):
+    if _bella_in_announced_run(state, seat, state._actions[:-1]):
         return True
     declared.bella_pending = seat
     assert state._trump is not None
