@@ -13,15 +13,6 @@ from typing import Any
 
 import pytest
 from tarabish import Card, IllegalActionError, Misplay, Outcome, Rules, RunsResult
-from tarabish import reference as reference_engine
-
-
-# Until the Rust core's table mode is on main these tables run on the reference only; then this
-# fixture goes and conftest's `engine` (both engines) takes over.
-@pytest.fixture(params=["reference"])
-def engine(request: pytest.FixtureRequest) -> ModuleType:
-    return reference_engine
-
 
 DEALER = 3
 DEAL = [
