@@ -1,6 +1,6 @@
 """The ``tarabish`` command: ``simulate`` (bots at full speed), ``replay`` (check and play a
-``tarabish-record/1`` file, or ``--check`` its stored results) and ``play`` (a match in the
-terminal against bots). Arguments are checked where they are read, each refusal one line under
+``tarabish-record/1`` file, or ``--check`` its stored results), ``play`` (a match in the
+terminal against bots) and ``serve`` (the game server, optional extra ``server``). Arguments are checked where they are read, each refusal one line under
 its subcommand's usage."""
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from ._simulate import BOTS, Summary, simulate
 
 _SEED_MAX = 2**64 - 1
 _POINTS_MAX = 65535
+_PORT_MAX = 65535
 
 # The on/off rule options of R9, each explained in words with its rule id.
 _SWITCHES = (
@@ -217,6 +218,25 @@ def _play(args: argparse.Namespace) -> int:
     return play_main(seed=args.seed, seat=args.seat, bot=args.bot, rules=_rules(args))
 
 
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        from .server import main as serve_main
+    except ImportError as error:
+        print(
+            f"tarabish serve needs the server extra (pip install 'tarabish[server]'): {error}",
+            file=sys.stderr,
+        )
+        return 2
+    return serve_main(args.host, args.port, args.db, args.engine, args.server_id)
+
+
+def _port(text: str) -> int:
+    value = _whole(text)
+    if not 0 <= value <= _PORT_MAX:
+        raise argparse.ArgumentTypeError(f"must be a port 0 to {_PORT_MAX}, got {value}")
+    return value
+
+
 _ENGINE_HELP = (
     "the engine that plays the records: rust (the Rust core, default) or reference (the "
     "independent pure-Python implementation); both give the same output byte for byte"
@@ -333,6 +353,44 @@ def _play_parser(commands: _Commands) -> None:
     _add_rule_flags(play)
 
 
+def _serve_parser(commands: _Commands) -> None:
+    serve = _command(
+        commands,
+        "serve",
+        _serve,
+        summary="the game server and its page (table mode over WebSockets)",
+        description="Host tables that people (in the browser, at the printed address) and bots "
+        "play over WebSockets (docs/PROTOCOL.md). Every accepted action is committed to the "
+        "database before it is broadcast; a restart resumes every unfinished table. GET "
+        "/healthz answers 200 once ready; SIGINT or SIGTERM shut down gracefully.",
+    )
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
+    )
+    serve.add_argument(
+        "--port", type=_port, default=8000, help="port (default %(default)s; 0: any free port)"
+    )
+    serve.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help="sqlite:///PATH (WAL mode; default sqlite:///tarabish-server.sqlite3) or "
+        "postgresql://... (several server processes share it)",
+    )
+    serve.add_argument(
+        "--engine",
+        choices=("rust", "reference"),
+        default="rust",
+        help="the engine that plays the tables: rust (default) or reference",
+    )
+    serve.add_argument(
+        "--server-id",
+        default=None,
+        help="this process's name in a shared database (default HOST:PORT); a restart with "
+        "the same id resumes its tables",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tarabish",
@@ -343,6 +401,7 @@ def _parser() -> argparse.ArgumentParser:
     _simulate_parser(commands)
     _replay_parser(commands)
     _play_parser(commands)
+    _serve_parser(commands)
     return parser
 
 

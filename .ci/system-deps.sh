@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# System packages the server tests need (tests/server/): headless Chromium and its driver for the
+# browser test, PostgreSQL for the fault tests. Idempotent and quick when they are installed:
+# apt-get runs only when a command is missing. Debian packages only (no browser download).
+set -euo pipefail
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "system-deps: missing ${missing[*]}; run this script as root to install them" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,95 @@
+"""``tarabish serve``: a reference game server for table mode (optional extra ``server``).
+
+Starlette on uvicorn: tables over one WebSocket per client with the JSON messages of
+docs/PROTOCOL.md, built only from the engine's per-seat ``events()`` and ``table_view()``
+(docs/EVENTS.md, docs/TABLE.md); every accepted action is committed to SQLite (WAL) or
+PostgreSQL before it is broadcast; a page to play in the browser at ``/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from types import FrameType
+
+import uvicorn
+
+from .app import GameServer, create_app
+from .engine import ENGINE, engine_module
+from .store import Store
+
+__all__ = ["DEFAULT_DB", "GameServer", "create_app", "serve"]
+
+DEFAULT_DB = "sqlite:///tarabish-server.sqlite3"
+"""The database of ``tarabish serve`` without ``--db``: a SQLite file in the current folder."""
+GRACEFUL_SECONDS = 10
+"""On SIGINT/SIGTERM, how long open connections have to close before they are cut."""
+
+
+class _Uvicorn(uvicorn.Server):
+    """uvicorn's server, except that after the graceful shutdown a SIGINT or SIGTERM asked
+    for it returns (exit status 0) instead of raising the signal again."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        self._captured_signals.clear()
+
+
+async def _run(server: uvicorn.Server, host: str) -> None:
+    task = asyncio.ensure_future(server.serve())
+    while not server.started and not task.done():
+        await asyncio.sleep(0.02)
+    if server.started:
+        port = server.servers[0].sockets[0].getsockname()[1]
+        shown = f"[{host}]" if ":" in host else host
+        print(f"tarabish serve: open http://{shown}:{port}/", flush=True)
+    await task
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str = DEFAULT_DB,
+    *,
+    engine: str = ENGINE,
+    server_id: str | None = None,
+    log_level: str = "info",
+) -> int:
+    """Run the server until SIGINT or SIGTERM (a graceful shutdown: connections are closed,
+    actions being committed finish, the store commits every queued write). Returns the exit
+    status: 0, or 1 if it could not start (for instance, the port is in use)."""
+    from . import logs
+    from .protocol import MAX_FRAME_BYTES
+
+    logs.configure(log_level)
+    game = GameServer(
+        Store(db), engine_module(engine), server_id or f"{socket.gethostname()}:{port}"
+    )
+    config = uvicorn.Config(
+        create_app(game),
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        lifespan="on",
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
+    server = _Uvicorn(config)
+    with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+        runner.run(_run(server, host))
+    return 0 if server.started else 1
+
+
+def main(host: str, port: int, db: str | None, engine: str, server_id: str | None) -> int:
+    """``tarabish serve``."""
+    try:
+        return serve(host, port, db or DEFAULT_DB, engine=engine, server_id=server_id)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        sys.stdout.flush()

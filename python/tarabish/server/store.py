@@ -1,0 +1,324 @@
+"""The server's database: every table, its seat tokens and every accepted action, durable.
+
+A table is stored as what makes its ``tarabish-record/1`` form and its future deals: its
+configuration (rules, match seed, first dealer, seats) and its action log, one row per accepted
+action in order. The log is appended before an action is broadcast (docs/PROTOCOL.md
+"Durability"); a restart rebuilds each unfinished table by replaying its log on a fresh
+``MatchState`` with the same seed, which gives exactly the state, the events and the record of
+before.
+
+Two backends behind one interface: SQLite (a file in WAL mode with ``synchronous=FULL``: the
+default, one server process) and PostgreSQL through psycopg 3 (``postgresql://...``: several
+server processes share one database, each owning the tables it created). All database work runs
+on one writer thread per store, which commits whatever is queued in one transaction (group
+commit), so a commit costs one fsync however many tables are writing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .._errors import InvalidInputError
+
+MAX_BATCH = 512
+"""The most jobs one transaction commits; more wait for the next one."""
+
+SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS tables (
+        id TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        created DOUBLE PRECISION NOT NULL,
+        config TEXT NOT NULL,
+        finished INTEGER NOT NULL DEFAULT 0)""",
+    """CREATE TABLE IF NOT EXISTS seats (
+        table_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat))""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        table_id TEXT NOT NULL,
+        n INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, n))""",
+    "CREATE INDEX IF NOT EXISTS tables_open ON tables (owner, finished)",
+)
+
+_SCHEMA_LOCK = 0x7461726162  # the PostgreSQL advisory lock that serialises schema creation
+
+
+class StoreConflict(InvalidInputError):
+    """A write that the database refuses because the row exists: a seat already taken, or an
+    action number already written (another process wrote this table, docs/PROTOCOL.md)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """One table as stored: its id, configuration (JSON object), seat token hashes by seat and
+    action texts in order."""
+
+    id: str
+    config: dict[str, Any]
+    tokens: dict[int, str]
+    actions: tuple[str, ...]
+    finished: bool
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a seat token (a leaked database gives no usable token)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+_Job = tuple[Callable[[Any], Any], asyncio.Future[Any]]
+
+
+class Store:
+    """A database behind a writer thread; every method is a coroutine that resolves once its
+    transaction has committed (or raises what the database raised)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.is_postgres = url.startswith(("postgresql://", "postgres://"))
+        if not self.is_postgres and not url.startswith("sqlite:///") and "://" in url:
+            raise InvalidInputError(
+                f"--db must be sqlite:///PATH, a file path or postgresql://..., got {url!r}"
+            )
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._connection: Any = None
+
+    @property
+    def description(self) -> str:
+        """The database for logs: the SQLite path, or PostgreSQL without its password."""
+        if self.is_postgres:
+            return "postgresql://" + self.url.split("@")[-1]
+        return self._sqlite_path()
+
+    def _sqlite_path(self) -> str:
+        return self.url.removeprefix("sqlite:///") if self.url.startswith("sqlite:") else self.url
+
+    # -- the writer thread ---------------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        if self.is_postgres:
+            import psycopg
+
+            shared = psycopg.connect(self.url, autocommit=False)
+            with shared.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                for statement in SCHEMA:
+                    cursor.execute(statement)
+            shared.commit()
+            return shared
+        local = sqlite3.connect(self._sqlite_path(), isolation_level=None, check_same_thread=False)
+        local.execute("PRAGMA journal_mode=WAL")
+        local.execute("PRAGMA synchronous=FULL")
+        for statement in SCHEMA:
+            local.execute(statement)
+        return local
+
+    def _sql(self, statement: str) -> str:
+        return statement.replace("?", "%s") if self.is_postgres else statement
+
+    def _transaction(self, jobs: list[_Job]) -> list[tuple[bool, Any]]:
+        """Run ``jobs`` in one transaction: each job's (ok, result or error)."""
+        connection = self._connection
+        cursor = connection.cursor()
+        try:
+            if not self.is_postgres:
+                cursor.execute("BEGIN")
+            results = [(True, function(cursor)) for function, _ in jobs]
+            connection.commit()
+            return results
+        except Exception as error:
+            connection.rollback()
+            if len(jobs) == 1:
+                return [(False, error)]
+        finally:
+            cursor.close()
+        # One job failed: run each alone so the others still commit and only it fails.
+        return [self._transaction([job])[0] for job in jobs]
+
+    def _run(self, ready: asyncio.Future[None], loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            self._connection = self._connect()
+        except Exception as error:
+            loop.call_soon_threadsafe(_settle, ready, False, error)
+            return
+        loop.call_soon_threadsafe(_settle, ready, True, None)
+        stopping = False
+        while not stopping:
+            first = self._jobs.get()
+            batch: list[_Job] = []
+            if first is None:
+                stopping = True
+            else:
+                batch.append(first)
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    stopping = True
+                else:
+                    batch.append(job)
+            if batch:
+                for (_, future), (ok, value) in zip(batch, self._transaction(batch), strict=True):
+                    future.get_loop().call_soon_threadsafe(_settle, future, ok, value)
+        self._connection.close()
+
+    async def _submit(self, function: Callable[[Any], Any]) -> Any:
+        if self._thread is None:
+            raise RuntimeError("the store is not started")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._jobs.put((function, future))
+        return await future
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Open the database (creating the schema) on the writer thread."""
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        self._thread = threading.Thread(
+            target=self._run, args=(ready, loop), name="tarabish-store", daemon=True
+        )
+        self._thread.start()
+        await ready
+
+    async def stop(self) -> None:
+        """Commit every queued write, then close the database."""
+        if self._thread is None:
+            return
+        self._jobs.put(None)
+        await asyncio.to_thread(self._thread.join)
+        self._thread = None
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def _insert(self, cursor: Any, statement: str, values: tuple[Any, ...], what: str) -> None:
+        try:
+            cursor.execute(self._sql(statement), values)
+        except Exception as error:
+            if _is_unique_violation(error):
+                raise StoreConflict(what) from None
+            raise
+
+    async def create_table(
+        self, table_id: str, owner: str, created: float, config: dict[str, Any]
+    ) -> None:
+        text = json.dumps(config, separators=(",", ":"))
+
+        def job(cursor: Any) -> None:
+            self._insert(
+                cursor,
+                "INSERT INTO tables (id, owner, created, config) VALUES (?, ?, ?, ?)",
+                (table_id, owner, created, text),
+                f"table {table_id} exists",
+            )
+
+        await self._submit(job)
+
+    async def claim_seat(self, table_id: str, seat: int, token: str) -> None:
+        """Store ``token`` for ``seat``; ``StoreConflict`` if the seat is taken."""
+
+        def job(cursor: Any) -> None:
+            self._insert(
+                cursor,
+                "INSERT INTO seats (table_id, seat, token_hash) VALUES (?, ?, ?)",
+                (table_id, seat, token_hash(token)),
+                f"seat {seat} of table {table_id} is taken",
+            )
+
+        await self._submit(job)
+
+    async def append_action(
+        self, table_id: str, n: int, seat: int, action: str, at: float, finished: bool
+    ) -> None:
+        """Append action number ``n`` (0-based) of a table; ``finished`` marks the match over.
+        ``StoreConflict`` if number ``n`` is written already."""
+
+        def job(cursor: Any) -> None:
+            self._insert(
+                cursor,
+                "INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, n, seat, action, at),
+                f"action {n} of table {table_id} is written already",
+            )
+            if finished:
+                cursor.execute(
+                    self._sql("UPDATE tables SET finished = 1 WHERE id = ?"), (table_id,)
+                )
+
+        await self._submit(job)
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def _load(self, cursor: Any, table_id: str) -> StoredTable | None:
+        cursor.execute(self._sql("SELECT config, finished FROM tables WHERE id = ?"), (table_id,))
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        cursor.execute(
+            self._sql("SELECT seat, token_hash FROM seats WHERE table_id = ?"), (table_id,)
+        )
+        tokens = {int(seat): str(digest) for seat, digest in cursor.fetchall()}
+        cursor.execute(
+            self._sql("SELECT action FROM actions WHERE table_id = ? ORDER BY n"), (table_id,)
+        )
+        actions = tuple(str(action) for (action,) in cursor.fetchall())
+        return StoredTable(table_id, json.loads(row[0]), tokens, actions, bool(row[1]))
+
+    async def load(self, table_id: str) -> StoredTable | None:
+        """One table, or None if there is no such table."""
+        return await self._submit(lambda cursor: self._load(cursor, table_id))  # type: ignore[no-any-return]
+
+    async def unfinished(self, owner: str | None) -> list[StoredTable]:
+        """Every table of ``owner`` (None: of every owner) whose match is not over, oldest
+        first."""
+
+        def job(cursor: Any) -> list[StoredTable]:
+            mine = "" if owner is None else "owner = ? AND "
+            cursor.execute(
+                self._sql(f"SELECT id FROM tables WHERE {mine}finished = 0 ORDER BY created, id"),
+                () if owner is None else (owner,),
+            )
+            ids = [str(table_id) for (table_id,) in cursor.fetchall()]
+            return [table for table in (self._load(cursor, i) for i in ids) if table is not None]
+
+        return await self._submit(job)  # type: ignore[no-any-return]
+
+    async def owner_of(self, table_id: str) -> str | None:
+        """The owner (server address) of a table, or None if there is no such table."""
+
+        def job(cursor: Any) -> str | None:
+            cursor.execute(self._sql("SELECT owner FROM tables WHERE id = ?"), (table_id,))
+            row = cursor.fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._submit(job)  # type: ignore[no-any-return]
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.done():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _is_unique_violation(error: Exception) -> bool:
+    if isinstance(error, sqlite3.IntegrityError):
+        return True
+    return getattr(error, "sqlstate", None) == "23505"  # PostgreSQL unique_violation

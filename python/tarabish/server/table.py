@@ -1,0 +1,321 @@
+"""A table of the server: one match in table mode, its seats, bots, turn clock and clients.
+
+Every action goes the same way (docs/PROTOCOL.md "Durability"): it is applied to a copy of the
+match (an illegal action raises and changes nothing), appended to the database, and only then
+does the copy become the table's state and are the clients woken to send what is new for them.
+One lock per table keeps its actions in order; tables never wait for each other except in the
+shared group commit of the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+from .._actions import Action
+from .._errors import InvalidInputError
+from .._rules import Rules
+from .engine import bot_choice, check_bot
+from .store import Store, StoredTable
+
+if TYPE_CHECKING:
+    from .client import Client
+
+log = logging.getLogger("tarabish.server.table")
+
+SEATS = 4
+MASK64 = (1 << 64) - 1
+GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+MAX_TURN_SECONDS = 3600.0
+MAX_BOT_SECONDS = 10.0
+CONFIG_KEYS = (
+    "id",
+    "rules",
+    "seed",
+    "first_dealer",
+    "seats",
+    "turn_seconds",
+    "timeout_bot",
+    "bot_seconds",
+)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seconds(value: Any, name: str, limit: float) -> float | None:
+    if value is None:
+        return None
+    if not isinstance(value, int | float) or isinstance(value, bool) or not 0 <= value <= limit:
+        raise InvalidInputError(f"P5.1 '{name}' is a number of seconds 0..{limit:g} or null")
+    return float(value)
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What a table is made with (docs/PROTOCOL.md "Creating a table").
+
+    ``seats[s]`` is a bot spec (``"random"``, ``"greedy"``, ...) or None for a person;
+    ``turn_seconds`` the time a person has for an action before ``timeout_bot`` plays it for
+    them (None: the table pauses and waits); ``bot_seconds`` how long a bot waits before it acts
+    (a pace people can follow).
+    """
+
+    id: str
+    rules: Rules
+    seed: int
+    first_dealer: int
+    seats: tuple[str | None, str | None, str | None, str | None]
+    turn_seconds: float | None = None
+    timeout_bot: str | None = None
+    bot_seconds: float = 0.0
+
+    @classmethod
+    def from_request(cls, data: Any, module: ModuleType) -> TableConfig:
+        """Check a create request (or a stored configuration); ``InvalidInputError`` naming
+        the protocol rule (P5.1) or the R9 option otherwise."""
+        if not isinstance(data, dict):
+            raise InvalidInputError("P5.1 a table is created from a JSON object")
+        unknown = sorted(set(data) - set(CONFIG_KEYS))
+        if unknown:
+            raise InvalidInputError(f"P5.1 unknown key(s) {unknown}; the keys are {CONFIG_KEYS}")
+        rules = Rules.from_dict(data.get("rules", {}))
+        seed = data.get("seed")
+        if seed is None:
+            seed = secrets.randbits(64)
+        if not _whole(seed) or not 0 <= seed <= MASK64:
+            raise InvalidInputError(f"P5.1 'seed' is a whole number 0..2**64-1, got {seed!r}")
+        dealer = data.get("first_dealer", 0)
+        if not _whole(dealer) or not 0 <= dealer < SEATS:
+            raise InvalidInputError(f"P5.1 'first_dealer' is a seat 0..3 (R2.1), got {dealer!r}")
+        seats = data.get("seats", [None] * SEATS)
+        if not isinstance(seats, list) or len(seats) != SEATS:
+            raise InvalidInputError("P5.1 'seats' is a list of four: a bot spec or null each")
+        for bot in seats:
+            if bot is not None:
+                check_bot(module, bot)
+        timeout_bot = data.get("timeout_bot")
+        if timeout_bot is not None:
+            check_bot(module, timeout_bot)
+        table_id = data.get("id") or secrets.token_urlsafe(6)
+        if (
+            not isinstance(table_id, str)
+            or not table_id.replace("-", "").replace("_", "").isalnum()
+        ):
+            raise InvalidInputError(f"P5.1 'id' is letters, digits, - and _, got {table_id!r}")
+        return cls(
+            id=table_id,
+            rules=rules,
+            seed=seed,
+            first_dealer=dealer,
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            turn_seconds=_seconds(data.get("turn_seconds"), "turn_seconds", MAX_TURN_SECONDS),
+            timeout_bot=timeout_bot,
+            bot_seconds=_seconds(data.get("bot_seconds"), "bot_seconds", MAX_BOT_SECONDS) or 0.0,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form (``from_request`` reads it back)."""
+        return {
+            "id": self.id,
+            "rules": self.rules.to_dict(),
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "seats": list(self.seats),
+            "turn_seconds": self.turn_seconds,
+            "timeout_bot": self.timeout_bot,
+            "bot_seconds": self.bot_seconds,
+        }
+
+
+class Table:
+    """A live table: the committed match state, the seats' token hashes, the clients."""
+
+    def __init__(
+        self,
+        config: TableConfig,
+        module: ModuleType,
+        store: Store,
+        tokens: dict[int, str] | None = None,
+        actions: tuple[str, ...] = (),
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.state: Any = module.MatchState(
+            seed=config.seed, rules=config.rules, first_dealer=config.first_dealer
+        )
+        for action in actions:
+            self.state.apply(action)
+        self.actions = len(actions)
+        self.tokens: dict[int, str] = dict(tokens or {})
+        self.clients: set[Client] = set()
+        self.paused_for: int | None = None
+        self.closed = False
+        self._lock = asyncio.Lock()
+        self._timer: asyncio.TimerHandle | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._timed_out_at: tuple[int, int] | None = None
+
+    @classmethod
+    def from_stored(cls, stored: StoredTable, module: ModuleType, store: Store) -> Table:
+        """A table rebuilt from the database: its log replayed on a fresh match."""
+        config = TableConfig.from_request(stored.config, module)
+        return cls(config, module, store, stored.tokens, stored.actions)
+
+    @property
+    def id(self) -> str:
+        return self.config.id
+
+    def summary(self) -> dict[str, Any]:
+        """The public facts of the table (docs/PROTOCOL.md "table" message): no card."""
+        state = self.state
+        seats = []
+        for seat, bot in enumerate(self.config.seats):
+            seats.append(
+                {
+                    "bot": bot,
+                    "taken": bot is not None or seat in self.tokens,
+                    "online": bot is not None
+                    or any(client.seat == seat for client in self.clients),
+                }
+            )
+        return {
+            "table": self.id,
+            "rules": self.config.rules.to_dict(),
+            "seats": seats,
+            "turn_seconds": self.config.turn_seconds,
+            "timeout_bot": self.config.timeout_bot,
+            "scores": list(state.scores),
+            "hand": state.hand_index,
+            "to_move": state.to_move,
+            "over": state.is_terminal,
+            "winner": state.winner,
+            "paused_for": self.paused_for,
+            "spectators": sum(client.seat is None for client in self.clients),
+        }
+
+    # -- actions -------------------------------------------------------------------------------
+
+    async def act(self, seat: int, choose: Callable[[Any], int]) -> int:
+        """Apply the action ``choose(state)`` gives for ``seat``, make it durable, then wake the
+        clients. Raises what the engine raises for an action it refuses (nothing changes)."""
+        async with self._lock:
+            if self.closed:
+                raise InvalidInputError("P3.4 the server is shutting down: no more actions")
+            state = self.state.clone()
+            action_id = choose(state)
+            state.apply(action_id, seat)
+            text = str(Action.from_id(action_id, seat))
+            await self.store.append_action(
+                self.id, self.actions, seat, text, time.time(), state.is_terminal
+            )
+            self.state = state
+            self.actions += 1
+            self.paused_for = None
+        self.changed()
+        return action_id
+
+    def changed(self) -> None:
+        """After a committed action (or a resume): wake every client, set the turn clock, and
+        let a bot act if one is to move."""
+        for client in list(self.clients):
+            client.wake()
+        self._clock()
+        self._schedule_bot()
+
+    def _seat_to_move(self) -> int | None:
+        state = self.state
+        return None if state.is_terminal or self.closed else state.to_move
+
+    def _bot_to_move(self) -> tuple[int, str] | None:
+        """The seat to move and its bot, if a bot plays it now: a bot seat, or a person's seat
+        whose turn clock ran out on this very action (``timeout_bot``)."""
+        seat = self._seat_to_move()
+        if seat is None:
+            return None
+        bot = self.config.seats[seat]
+        if bot is None and self._timed_out_at == (seat, self.actions):
+            bot = self.config.timeout_bot
+        return None if bot is None else (seat, bot)
+
+    def _schedule_bot(self) -> None:
+        if self._bot_to_move() is not None and (self._bot_task is None or self._bot_task.done()):
+            self._bot_task = asyncio.get_running_loop().create_task(self._bots())
+
+    async def _bots(self) -> None:
+        """Play the bots' actions while a bot is to move (one task per table at a time)."""
+        while (turn := self._bot_to_move()) is not None:
+            seat, bot = turn
+            if self.config.seats[seat] is not None and self.config.bot_seconds:
+                await asyncio.sleep(self.config.bot_seconds)
+                if self._bot_to_move() != turn:
+                    continue
+            seed = (self.config.seed ^ (self.actions * GOLDEN_GAMMA)) & MASK64
+            try:
+                await self.act(seat, functools.partial(bot_choice, seat=seat, bot=bot, seed=seed))
+            except Exception:
+                log.exception("bot failed", extra={"table": self.id, "seat": seat, "bot": bot})
+                return
+
+    def _clock(self) -> None:
+        """Start the turn clock of a person to move, if the table has one."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        seat = self._seat_to_move()
+        limit = self.config.turn_seconds
+        if seat is None or limit is None or self.config.seats[seat] is not None:
+            return
+        self._timer = asyncio.get_running_loop().call_later(
+            limit, self._timed_out, seat, self.actions
+        )
+
+    def _timed_out(self, seat: int, number: int) -> None:
+        self._timer = None
+        if self.actions != number or self._seat_to_move() != seat:
+            return
+        bot = self.config.timeout_bot
+        log.info("turn timed out", extra={"table": self.id, "seat": seat, "then": bot or "pause"})
+        self._timed_out_at = (seat, number)
+        if bot is None:
+            self.paused_for = seat
+            self.announce()
+        else:
+            self._schedule_bot()
+
+    # -- clients -------------------------------------------------------------------------------
+
+    def announce(self) -> None:
+        """Send every client the table's public summary (seats taken, online, paused)."""
+        message = {"type": "table", **self.summary()}
+        for client in list(self.clients):
+            client.send(message)
+
+    def attach(self, client: Client) -> None:
+        for other in [c for c in self.clients if c.seat is not None and c.seat == client.seat]:
+            other.close(4000, "P2.3 replaced by a newer connection of this seat")
+            self.clients.discard(other)
+        self.clients.add(client)
+        self.announce()
+
+    def detach(self, client: Client) -> None:
+        if client in self.clients:
+            self.clients.discard(client)
+            self.announce()
+
+    async def close(self) -> None:
+        """Stop taking actions; the action being committed, if any, finishes first."""
+        async with self._lock:
+            self.closed = True
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._bot_task is not None and not self._bot_task.done():
+            self._bot_task.cancel()

@@ -1,0 +1,380 @@
+"""Test harness of ``tarabish serve`` (tests/test_server_*.py): the real command in a
+subprocess, scripted WebSocket clients that play by the protocol (docs/PROTOCOL.md), an oracle
+that rebuilds what each seat should have been sent, a leak check, and a throwaway PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+ENGINE = "reference"
+"""The engine the server tests run (``tarabish serve --engine``): the one with table mode."""
+START_SECONDS = 30.0
+CARD = re.compile(r"^[6789TJQKA][CDHS]$")
+CALLS = (44, 45)
+
+
+class Server:
+    """``tarabish serve`` running in a subprocess on a free loopback port."""
+
+    def __init__(self, db: str, *, port: int = 0, server_id: str = "test") -> None:
+        self.db = db
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "tarabish",
+                "serve",
+                "--port",
+                str(port),
+                "--db",
+                db,
+                "--engine",
+                ENGINE,
+                "--server-id",
+                server_id,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.stderr: list[str] = []
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        found = re.search(r"open (http://[\d.]+:(\d+)/)", line)
+        if not found:
+            self.process.kill()
+            raise RuntimeError(f"tarabish serve did not start: {line!r} {self.stderr[-5:]}")
+        self.url = found.group(1)
+        self.port = int(found.group(2))
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        deadline = time.monotonic() + START_SECONDS
+        while self.get("/healthz")[0] != 200:
+            if time.monotonic() > deadline:
+                raise RuntimeError("/healthz never answered 200")
+            time.sleep(0.05)
+
+    def _drain_stderr(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.stderr.append(line)
+
+    def logs(self) -> list[dict[str, Any]]:
+        """The structured log lines so far (JSON objects)."""
+        return [json.loads(line) for line in self.stderr if line.startswith("{")]
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def get(self, path: str) -> tuple[int, Any]:
+        try:
+            return self.request("GET", path)
+        except OSError:
+            return 0, None
+
+    def create(self, **config: Any) -> str:
+        status, answer = self.request("POST", "/api/tables", config)
+        assert status == 201, answer
+        return str(answer["table"])
+
+    def kill9(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> int:
+        """SIGTERM (graceful shutdown); the exit status."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        return self.process.returncode
+
+
+def open_socket(server: Server) -> ClientConnection:
+    return connect(server.ws_url, open_timeout=10, close_timeout=1, max_size=2**22)
+
+
+def hello(ws: ClientConnection, message: dict[str, Any]) -> dict[str, Any]:
+    ws.send(json.dumps(message))
+    return receive(ws)
+
+
+def receive(ws: ClientConnection, timeout: float = 10.0) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(ws.recv(timeout))
+    return message
+
+
+def receive_until(
+    ws: ClientConnection, wanted: str, timeout: float = 10.0
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Messages until one of type ``wanted``: (that one, all of them)."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while True:
+        message = receive(ws, max(0.01, deadline - time.monotonic()))
+        seen.append(message)
+        if message["type"] == wanted:
+            return message, seen
+
+
+class Visibility:
+    """What one seat (or a spectator, ``seat`` None) may know of the cards, kept from its own
+    events in order: its deal and kitty, every card played or shown. A message that carries any
+    other card, or another seat's deal or kitty, is a leak."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.seen: set[str] = set()
+
+    def check(self, message: dict[str, Any]) -> None:
+        for event in message.get("events", ()):
+            kind = event["kind"]
+            if kind == "hand_start":
+                self.seen = set()
+            if kind in ("deal", "kitty"):
+                assert event["seat"] == self.seat, f"seat {self.seat} was sent {event}"
+                self.seen.update(event["cards"])
+            elif kind == "play":
+                self.seen.add(event["card"])
+            elif kind == "show":
+                self.seen.update(event["cards"])
+            leaked = _cards(event) - self.seen
+            assert not leaked, f"seat {self.seat} was sent hidden cards {leaked} in {event}"
+        if "view" in message:
+            assert self.seat is not None, "a spectator was sent a table view"
+            assert message["view"]["seat"] == self.seat, message["view"]
+            leaked = _cards(message["view"]) - self.seen
+            assert not leaked, f"seat {self.seat} was sent hidden cards {leaked} in its view"
+
+
+def _cards(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if CARD.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(_cards(item) for item in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_cards(item) for item in value)) if value else set()
+    return set()
+
+
+class Player(threading.Thread):
+    """A scripted client in its own thread: joins (or resumes) a seat and, whenever its view
+    says it is to move, sends a seeded choice among its legal ids (never a call) until the
+    match is over. Keeps every message, checks each for leaks, and can drop its connection
+    after ``drop_after`` actions and resume with the last seq it saw."""
+
+    def __init__(
+        self,
+        server: Server,
+        table: str,
+        seat: int | None,
+        *,
+        seed: int = 0,
+        drop_after: int | None = None,
+        pause: float = 0.0,
+    ) -> None:
+        super().__init__(daemon=True)
+        self.server = server
+        self.table = table
+        self.seat = seat
+        self.rng = random.Random(seed)
+        self.drop_after = drop_after
+        self.pause = pause
+        self.token: str | None = None
+        self.events: list[dict[str, Any]] = []
+        self.messages: list[dict[str, Any]] = []
+        self.errors: list[dict[str, Any]] = []
+        self.acted = 0
+        self.reconnects = 0
+        self.failure: BaseException | None = None
+        self.visibility = Visibility(seat)
+        self.done = threading.Event()
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1]["seq"] if self.events else 0
+
+    def _hello(self) -> dict[str, Any]:
+        if self.seat is None:
+            return {"type": "watch", "table": self.table, "since": self.last_seq}
+        if self.token is None:
+            return {"type": "join", "table": self.table, "seat": self.seat}
+        return {"type": "resume", "table": self.table, "token": self.token, "since": self.last_seq}
+
+    def run(self) -> None:
+        try:
+            while not self.done.is_set():
+                self._session()
+        except BaseException as error:
+            self.failure = error
+            self.done.set()
+
+    def _session(self) -> None:
+        try:
+            with open_socket(self.server) as ws:
+                ws.send(json.dumps(self._hello()))
+                while not self.done.is_set():
+                    message = receive(ws, 60.0)
+                    self._take(message)
+                    if message["type"] == "events" and self._act(ws, message):
+                        return  # dropped on purpose: resume at once
+                return
+        except TimeoutError:
+            raise
+        except (OSError, ConnectionClosed):  # the server went away (a kill): reconnect
+            pass
+        self._wait_for_server()
+
+    def _wait_for_server(self) -> None:
+        self.reconnects += 1
+        deadline = time.monotonic() + START_SECONDS
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", self.server.port), 0.2).close()
+                return
+            time.sleep(0.05)
+
+    def _take(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+        self.visibility.check(message)
+        if message["type"] == "welcome" and "token" in message:
+            self.token = message["token"]
+        elif message["type"] == "error":
+            self.errors.append(message)
+        elif message["type"] == "events":
+            for event in message["events"]:
+                assert event["seq"] > self.last_seq, f"seq went back or doubled: {event}"
+                self.events.append(event)
+                if event["kind"] == "match_over":
+                    self.done.set()
+
+    def _act(self, ws: ClientConnection, message: dict[str, Any]) -> bool:
+        view = message.get("view")
+        if view is None or view["to_move"] != self.seat or view["phase"] == "done":
+            return False
+        choices = [i for i in view["legal"] if i not in CALLS] or [
+            i for i in view["allowed"] if i not in CALLS
+        ]
+        if not choices:
+            return False
+        if self.pause:
+            time.sleep(self.pause)
+        ws.send(json.dumps({"type": "action", "action": self.rng.choice(choices)}))
+        self.acted += 1
+        if self.drop_after is not None and self.acted == self.drop_after:
+            self.drop_after = None
+            ws.close()
+            return True
+        return False
+
+    def finish(self, timeout: float = 120.0) -> None:
+        self.join(timeout)
+        if self.failure is not None:
+            raise self.failure
+        assert not self.is_alive(), f"seat {self.seat} did not see the match end"
+
+
+def oracle_events(rules: dict[str, Any], seed: int, actions: list[str], seat: int | None) -> Any:
+    """What ``seat`` should have been sent: the events of a fresh match with the table's seed
+    after the record's actions (the engine's own ``events``)."""
+    import tarabish
+    from tarabish.server.engine import engine_module
+
+    state = engine_module(ENGINE).MatchState(seed=seed, rules=tarabish.Rules.from_dict(rules))
+    for action in actions:
+        state.apply(action)
+    return state.events(seat)
+
+
+def record_actions(record: dict[str, Any]) -> list[str]:
+    return [action for hand in record["hands"] for action in hand["actions"]]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (Debian's, installed by .ci/system-deps.sh) in a temp
+    folder on a loopback port, run as the ``postgres`` user when we are root; its URL."""
+    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
+    assert bins, "PostgreSQL is not installed: run .ci/system-deps.sh"
+    bin_dir = bins[-1]
+    folder = Path(tempfile.mkdtemp(prefix="tarabish-pg-"))
+    as_user: list[str] = []
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    data = folder / "data"
+    port = free_port()
+
+    def run(*command: str) -> None:
+        subprocess.run([*as_user, *command], check=True, capture_output=True, timeout=60)
+
+    run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")
+    run(
+        str(bin_dir / "pg_ctl"),
+        "-D",
+        str(data),
+        "-l",
+        str(folder / "log"),
+        "-w",
+        "-o",
+        f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=on",
+        "start",
+    )
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def actions_from_events(events: list[dict[str, Any]]) -> list[str]:
+    """The record actions a client saw, read back from its public events (table mode with
+    manual declarations, where every announce, show and bella is an action)."""
+    actions = []
+    for event in events:
+        kind = event["kind"]
+        if kind == "pass":
+            actions.append(f"{event['seat']} pass")
+        elif kind == "call":
+            actions.append(f"{event['seat']} call {event['suit']}")
+        elif kind == "play":
+            actions.append(f"{event['seat']} play {event['card']}")
+        elif kind in ("announce", "show", "bella", "misplay", "throw"):
+            actions.append(f"{event['seat']} {kind}")
+    return actions
