@@ -1,11 +1,15 @@
 # The project's commands. `make test` is the README's test command and what .ci/run runs.
 PYTHON ?= python3
 
-.PHONY: install test lint rust-test py-test bench
+.PHONY: install system-deps test lint rust-test py-test bench
 
 # Installs the package (release build of the Rust core) with the test tools.
 install:
 	$(PYTHON) -m pip install --quiet -e ".[test]"
+
+# Debian packages the server tests need (headless Chromium, PostgreSQL); quick when present.
+system-deps:
+	bash .ci/system-deps.sh
 
 lint:
 	cargo fmt --all -- --check
@@ -19,7 +23,7 @@ lint:
 rust-test:
 	cargo test
 
-py-test:
+py-test: system-deps
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(PYTHON) -m pytest tests -p no:cacheprovider -n auto --dist worksteal --durations=15
 
 # Every test, Rust and Python, after installing what they need.

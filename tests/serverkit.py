@@ -27,8 +27,8 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-ENGINE = "reference"
-"""The engine the server tests run (``tarabish serve --engine``): the one with table mode."""
+ENGINE = "rust"
+"""The engine the server tests run (``tarabish serve --engine``): the default, the Rust core."""
 START_SECONDS = 30.0
 CARD = re.compile(r"^[6789TJQKA][CDHS]$")
 CALLS = (44, 45)
@@ -118,6 +118,16 @@ class Server:
                 self.process.kill()
                 self.process.wait(10)
         return self.process.returncode
+
+
+@contextlib.contextmanager
+def sqlite_server(folder: Path) -> Iterator[Server]:
+    """A server on a new SQLite file in ``folder``; afterwards it must stop gracefully."""
+    running = Server(f"sqlite:///{folder / 'tables.sqlite3'}")
+    try:
+        yield running
+    finally:
+        assert running.stop() == 0
 
 
 def open_socket(server: Server) -> ClientConnection:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from selenium import webdriver
@@ -17,7 +16,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serverkit import Server
+from serverkit import Server, sqlite_server
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -26,10 +25,8 @@ HAND_SECONDS = 90
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    path: Path = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
-    running = Server(f"sqlite:///{path}")
-    yield running
-    assert running.stop() == 0
+    with sqlite_server(tmp_path_factory.mktemp("browser")) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from serverkit import (
@@ -19,6 +18,7 @@ from serverkit import (
     receive,
     receive_until,
     record_actions,
+    sqlite_server,
 )
 from websockets.exceptions import ConnectionClosed
 
@@ -27,10 +27,8 @@ TABLE_RULES = {"target": 120, "declarations": "manual", "enforce_legal_play": Fa
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    path: Path = tmp_path_factory.mktemp("server") / "tables.sqlite3"
-    running = Server(f"sqlite:///{path}")
-    yield running
-    assert running.stop() == 0
+    with sqlite_server(tmp_path_factory.mktemp("server")) as running:
+        yield running
 
 
 def _check_against_oracle(server: Server, table: str, seed: int, players: list[Player]) -> None:
@@ -43,7 +41,7 @@ def _check_against_oracle(server: Server, table: str, seed: int, players: list[P
 
 def test_a_whole_match_with_bots_people_and_a_spectator(server: Server) -> None:
     seed = 11
-    table = server.create(rules=TABLE_RULES, seats=[None, "random", None, "random"], seed=seed)
+    table = server.create(rules=TABLE_RULES, seats=[None, "greedy", None, "random"], seed=seed)
     players = [Player(server, table, 0, seed=1), Player(server, table, 2, seed=2)]
     spectator = Player(server, table, None)
     for client in (*players, spectator):
@@ -261,7 +259,7 @@ def test_health_records_and_structured_logs(server: Server) -> None:
 
 def test_many_tables_at_once(server: Server) -> None:
     tables = [
-        server.create(rules={"target": 40}, seats=[None, "random", None, "random"], seed=seed)
+        server.create(rules={"target": 40}, seats=[None, "greedy", None, "random"], seed=seed)
         for seed in range(6)
     ]
     players = {t: [Player(server, t, seat, seed=seat) for seat in (0, 2)] for t in tables}

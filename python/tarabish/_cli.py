@@ -1,7 +1,7 @@
 """The ``tarabish`` command: ``simulate`` (bots at full speed), ``replay`` (check and play a
 ``tarabish-record/1`` file, or ``--check`` its stored results), ``play`` (a match in the
-terminal against bots) and ``serve`` (the game server, optional extra ``server``). Arguments are checked where they are read, each refusal one line under
-its subcommand's usage."""
+terminal against bots) and ``serve`` (the game server, optional extra ``server``). Arguments
+are checked where they are read, each refusal one line under its subcommand's usage."""
 
 from __future__ import annotations
 
