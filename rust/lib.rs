@@ -18,6 +18,7 @@ pub mod rules;
 pub mod runs;
 pub mod scoring;
 pub mod sim;
+pub mod solver;
 pub mod state;
 pub mod table;
 pub mod variants;

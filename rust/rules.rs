@@ -11,11 +11,11 @@ use crate::variants::Rules;
 
 /// Trick strength (0 = lowest, 8 = highest) of each natural rank in the trump suit:
 /// J 9 A T K Q 8 7 6 (R1.2).
-const TRUMP_STRENGTH: [u8; 9] = [0, 1, 2, 7, 5, 8, 3, 4, 6];
+pub(crate) const TRUMP_STRENGTH: [u8; 9] = [0, 1, 2, 7, 5, 8, 3, 4, 6];
 /// Trick strength of each natural rank in a plain suit: A T K Q J 9 8 7 6 (R1.2).
 const PLAIN_STRENGTH: [u8; 9] = [0, 1, 2, 3, 7, 4, 5, 6, 8];
 /// R1.3 card points by natural rank.
-const TRUMP_POINTS: [u8; 9] = [0, 0, 0, 14, 10, 20, 3, 4, 11];
+pub(crate) const TRUMP_POINTS: [u8; 9] = [0, 0, 0, 14, 10, 20, 3, 4, 11];
 const PLAIN_POINTS: [u8; 9] = [0, 0, 0, 0, 10, 2, 3, 4, 11];
 
 /// Lane masks (natural-rank bits) of the ranks stronger than strength `s`, per order.
@@ -79,7 +79,7 @@ pub fn set_points(cards: CardSet, trump: Suit) -> u32 {
 
 /// The cards of `suit` that beat strength `s` in that suit's order.
 #[inline]
-fn cards_above(suit: Suit, s: u8, trump: Suit) -> CardSet {
+pub fn cards_above(suit: Suit, s: u8, trump: Suit) -> CardSet {
     let lane = if suit == trump {
         ABOVE_TRUMP[s as usize]
     } else {

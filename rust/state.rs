@@ -214,6 +214,16 @@ impl Hand {
         (self.n_plays >= 8 && self.runs_seat != NO_SEAT)
             .then_some((self.runs_seat, self.runs_points as u32))
     }
+    /// The run winner (R4.3) and all the run points it will be credited, decided when trump
+    /// is named (auto mode) though credited only after 8 plays: fixed by the position.
+    pub fn runs_decided(&self) -> Option<(u8, u32)> {
+        (self.runs_seat != NO_SEAT).then_some((self.runs_seat, self.runs_points as u32))
+    }
+    /// The seat dealt the trump K and Q (R4.5), once trump is named: its bella is credited
+    /// when it has played both, so it is fixed by the position.
+    pub fn bella_holder(&self) -> Option<u8> {
+        (!self.bella_cards.is_empty()).then_some(self.bella_seat)
+    }
     /// The seat credited with bella (R4.5), once it is.
     pub fn bella(&self) -> Option<u8> {
         self.bella_credited.then_some(self.bella_seat)

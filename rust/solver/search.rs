@@ -1,0 +1,460 @@
+//! The double-dummy search: fail-soft alpha-beta on team 0's points still to win (R1.3 card
+//! points and R1.4's last 10), driven by null-window (MTD(f)) searches.
+//!
+//! Positions are small `Copy` values, so a move is a copy and undo is nothing. Trick-start
+//! positions go through the transposition table; moves are the legal plays of R5.1 (the
+//! engine's own `legal_plays`, variants included) with equivalent cards merged and ordered by
+//! a cheap heuristic. Nothing on this path allocates.
+
+use super::table::{Bounds, Key, Table};
+use crate::cards::{Card, CardSet, Suit};
+use crate::rules::{
+    card_points, cards_above, legal_plays, strength, TrickSoFar, TRUMP_POINTS, TRUMP_STRENGTH,
+};
+use crate::variants::Rules;
+
+/// R1.4: the winner of the ninth trick adds 10.
+pub const LAST_TRICK_BONUS: i32 = 10;
+/// A card index that is no card: no move-ordering hint.
+const NO_CARD: u8 = 0xff;
+/// The most moves a seat can have (a full hand).
+const MAX_MOVES: usize = 9;
+/// The heuristic score dominates; history (scaled down) orders moves of equal score.
+const HISTORY_WEIGHT: i32 = 1 << 12;
+const HISTORY_SHIFT: u32 = 4;
+/// Positions with fewer cards left are searched again rather than stored: their subtrees cost
+/// less than the table's cache misses.
+const MIN_TABLE_CARDS: u32 = 5;
+
+/// Zero-point cards (R1.3) of one suit lane, natural order: 6 7 8 in trump, 6 7 8 9 in a plain
+/// suit. They are the weakest of their suit in trick order too (R1.2), weakest first.
+const ZERO_TRUMP_LANE: u64 = 0b111;
+const ZERO_PLAIN_LANE: u64 = 0b1111;
+const SUIT_LANE: u64 = 0x1ff;
+
+/// A play-phase position with every card known: what the search needs and nothing more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The cards each seat still holds (card-index bits).
+    pub hands: [u64; 4],
+    /// The cards played so far to the current trick, as the rules see them.
+    pub trick: TrickSoFar,
+    /// The same cards as a set.
+    pub trick_cards: u64,
+    /// Card points in the current trick.
+    pub trick_points: u8,
+    /// Card points still in the hands.
+    pub hand_points: u8,
+    /// The seat that led the current trick.
+    pub leader: u8,
+    /// The seat to play.
+    pub to_move: u8,
+}
+
+impl Position {
+    /// Every point not yet won: the hands, the current trick and the last 10 (R1.4).
+    #[inline(always)]
+    pub fn points_left(&self) -> i32 {
+        self.hand_points as i32 + self.trick_points as i32 + LAST_TRICK_BONUS
+    }
+
+    /// Every card still held.
+    #[inline(always)]
+    pub fn held(&self) -> u64 {
+        self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+    }
+}
+
+/// A search over one trump and one set of play variants, sharing a table.
+pub struct Search<'t> {
+    table: &'t mut Table,
+    trump: Suit,
+    rules: Rules,
+    /// Zero-point cards of every suit (for equivalent-card merging).
+    zero_cards: u64,
+    /// Positions searched, for benchmarks and tuning.
+    pub nodes: u64,
+    /// History heuristic: how often (weighted by depth) each card of each seat refuted a
+    /// window; breaks ties in move ordering.
+    history: [[u32; 36]; 4],
+}
+
+/// Up to nine card indices in the order to try them.
+struct Moves {
+    cards: [u8; MAX_MOVES],
+    len: usize,
+}
+
+impl<'t> Search<'t> {
+    /// A search with trump `trump` under the play variants of `rules`, storing into `table`.
+    pub fn new(table: &'t mut Table, trump: Suit, rules: Rules) -> Search<'t> {
+        let zero_cards = Suit::ALL
+            .iter()
+            .map(|&suit| {
+                let lane = if suit == trump {
+                    ZERO_TRUMP_LANE
+                } else {
+                    ZERO_PLAIN_LANE
+                };
+                lane << (9 * suit as u32)
+            })
+            .fold(0, |all, lane| all | lane);
+        Search {
+            table,
+            trump,
+            rules,
+            zero_cards,
+            nodes: 0,
+            history: [[0; 36]; 4],
+        }
+    }
+
+    /// The cards the seat to move may play (R5.1).
+    #[inline(always)]
+    pub fn legal(&self, pos: &Position) -> u64 {
+        legal_plays(
+            CardSet(pos.hands[pos.to_move as usize]),
+            &pos.trick,
+            self.trump,
+            &self.rules,
+        )
+        .0
+    }
+
+    /// Plays `card` for the seat to move. Returns the next position and the points team 0 won
+    /// if the card completed a trick (the next position then starts a trick).
+    #[inline(always)]
+    pub fn play(&self, pos: &Position, card: u8) -> (Position, i32) {
+        let mut next = *pos;
+        let bit = 1u64 << card;
+        let points = card_points(Card::from_index_unchecked(card), self.trump) as u8;
+        next.hands[pos.to_move as usize] &= !bit;
+        next.hand_points -= points;
+        next.trick_points += points;
+        next.trick
+            .push(Card::from_index_unchecked(card), self.trump);
+        if next.trick.len() < 4 {
+            next.trick_cards |= bit;
+            next.to_move = (pos.to_move + 1) & 3;
+            return (next, 0);
+        }
+        let winner = (pos.leader + next.trick.winner() as u8) & 3;
+        let mut won = next.trick_points as i32;
+        if next.held() == 0 {
+            won += LAST_TRICK_BONUS;
+        }
+        next.trick = TrickSoFar::EMPTY;
+        next.trick_cards = 0;
+        next.trick_points = 0;
+        next.leader = winner;
+        next.to_move = winner;
+        (next, if winner & 1 == 0 { won } else { 0 })
+    }
+
+    /// The exact value of `pos` for team 0 (the points it still wins with best play by all
+    /// four), by null-window searches: the first tests `guess`, later ones bisect what is left
+    /// of the range (a point-by-point MTD(f) walk would take dozens of steps on a 0-162 scale).
+    pub fn value(&mut self, pos: &Position, guess: i32) -> i32 {
+        let mut lower = 0;
+        let mut upper = pos.points_left();
+        let mut target = guess.clamp(lower + 1, upper.max(lower + 1));
+        while lower < upper {
+            let g = self.search(pos, target - 1, target);
+            if g < target {
+                upper = g;
+            } else {
+                lower = g;
+            }
+            target = (lower + upper + 1) / 2;
+        }
+        lower
+    }
+
+    /// Fail-soft alpha-beta: team 0's points still to win from `pos`, exact when strictly
+    /// inside (`alpha`, `beta`), otherwise a bound on the side it failed.
+    pub fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if !pos.trick.is_empty() {
+            return self.best_move(pos, alpha, beta, NO_CARD).0;
+        }
+        let held = pos.held();
+        let left = held.count_ones();
+        if left <= 4 {
+            return self.last_trick(pos);
+        }
+        let total = pos.points_left();
+        if alpha >= total {
+            return total;
+        }
+        if beta <= 0 {
+            return 0;
+        }
+        let (sure_lower, sure_upper) = self.sure_bounds(pos, total);
+        if sure_lower >= beta {
+            return sure_lower;
+        }
+        if sure_upper <= alpha {
+            return sure_upper;
+        }
+        if left < MIN_TABLE_CARDS {
+            return self.best_move(pos, alpha, beta, NO_CARD).0;
+        }
+        let key = Key::new(&pos.hands, pos.leader, self.zero_cards);
+        let (mut lower, mut upper, hint) = match self.table.probe(key) {
+            Some(b) => (b.lower as i32, b.upper as i32, b.best),
+            None => (0, total, NO_CARD),
+        };
+        if lower >= beta || lower == upper {
+            return lower;
+        }
+        if upper <= alpha {
+            return upper;
+        }
+        let alpha = alpha.max(lower);
+        let beta = beta.min(upper);
+        let (value, best) = self.best_move(pos, alpha, beta, hint);
+        if value <= alpha {
+            upper = value;
+        } else if value >= beta {
+            lower = value;
+        } else {
+            lower = value;
+            upper = value;
+        }
+        let bounds = Bounds {
+            lower: lower as u8,
+            upper: upper as u8,
+            best,
+        };
+        self.table.store(key, bounds, left);
+        value
+    }
+
+    /// Quick bounds on team 0's value at a trick start: a trump stronger than every trump
+    /// the other team holds wins its trick for its team whenever it is played (R5.2; only a
+    /// partner's trump can beat it), so each team is sure of those trumps' own points.
+    #[inline(always)]
+    fn sure_bounds(&self, pos: &Position, total: i32) -> (i32, i32) {
+        let trump_lane = |cards: u64| ((cards >> (9 * self.trump as u32)) & SUIT_LANE) as usize;
+        let team0 = BY_STRENGTH[trump_lane(pos.hands[0] | pos.hands[2])];
+        let team1 = BY_STRENGTH[trump_lane(pos.hands[1] | pos.hands[3])];
+        let sure = |own: u16, other: u16| {
+            let above = if other == 0 {
+                own
+            } else {
+                own & !((2u16 << (15 - other.leading_zeros())) - 1)
+            };
+            SURE_POINTS[above as usize] as i32
+        };
+        (sure(team0, team1), total - sure(team1, team0))
+    }
+
+    /// The last trick (one card each, or none): no choice left.
+    fn last_trick(&self, pos: &Position) -> i32 {
+        if pos.held() == 0 {
+            return 0;
+        }
+        let mut trick = TrickSoFar::EMPTY;
+        for k in 0..4 {
+            let seat = (pos.leader + k) & 3;
+            trick.push(
+                Card::from_index_unchecked(pos.hands[seat as usize].trailing_zeros() as u8),
+                self.trump,
+            );
+        }
+        let winner = (pos.leader + trick.winner() as u8) & 3;
+        if winner & 1 == 0 {
+            pos.points_left()
+        } else {
+            0
+        }
+    }
+
+    /// Tries the moves of the seat to move in order; returns the fail-soft value and the move
+    /// that reached it.
+    #[inline(always)]
+    fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
+        let maximizing = pos.to_move & 1 == 0;
+        let moves = self.ordered_moves(pos, hint);
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_card = moves.cards[0];
+        // The last card of a trick leads to trick starts: fetch their table entries while the
+        // first ones are searched.
+        let mut next_positions = [(*pos, 0); MAX_MOVES];
+        let completes = pos.trick.len() == 3;
+        if completes {
+            let table_worthy = pos.held().count_ones() > MIN_TABLE_CARDS;
+            let mut keys = [None; MAX_MOVES];
+            for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+                next_positions[k] = self.play(pos, card);
+                if table_worthy {
+                    let next = &next_positions[k].0;
+                    let key = Key::new(&next.hands, next.leader, self.zero_cards);
+                    self.table.prefetch(key);
+                    keys[k] = Some(key);
+                }
+            }
+            // Enhanced transposition cutoff: a stored bound of one reply may settle this node
+            // before anything is searched.
+            for (k, key) in keys[..moves.len].iter().enumerate() {
+                let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
+                    continue;
+                };
+                let won = next_positions[k].1;
+                if maximizing && won + bounds.lower as i32 >= beta {
+                    return (won + bounds.lower as i32, moves.cards[k]);
+                }
+                if !maximizing && won + (bounds.upper as i32) <= alpha {
+                    return (won + bounds.upper as i32, moves.cards[k]);
+                }
+            }
+        }
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            let (next, won) = if completes {
+                next_positions[k]
+            } else {
+                self.play(pos, card)
+            };
+            let value = won + self.search(&next, alpha - won, beta - won);
+            if maximizing {
+                if value > best {
+                    best = value;
+                    best_card = card;
+                    if value >= beta {
+                        self.credit(pos, card);
+                        break;
+                    }
+                    alpha = alpha.max(value);
+                }
+            } else if value < best {
+                best = value;
+                best_card = card;
+                if value <= alpha {
+                    self.credit(pos, card);
+                    break;
+                }
+                beta = beta.min(value);
+            }
+        }
+        (best, best_card)
+    }
+
+    /// Credits `card` with a cutoff in the history table, more for bigger subtrees.
+    #[inline(always)]
+    fn credit(&mut self, pos: &Position, card: u8) {
+        let left = pos.held().count_ones();
+        self.history[pos.to_move as usize][card as usize] += left * left;
+    }
+
+    /// The cards of `legal` that are not equivalent to a lower one: zero-point cards (R1.3) of
+    /// one suit with no other live card (held by anyone or in the trick) between them in trick
+    /// order win and lose the same tricks and carry the same points, so only the lowest of
+    /// each such group is searched. Cards with points are never merged: which trick their
+    /// points land in matters.
+    #[inline(always)]
+    pub fn distinct_moves(&self, pos: &Position, legal: u64) -> u64 {
+        let live = pos.held() | pos.trick_cards;
+        let mut zero = legal & self.zero_cards;
+        let mut keep = legal & !self.zero_cards;
+        while zero != 0 {
+            let card = zero.trailing_zeros();
+            zero &= zero - 1;
+            let lane_start = card - card % 9;
+            let below = live & ((1u64 << card) - 1) & (SUIT_LANE << lane_start);
+            let lower_equal = below != 0 && legal & (1u64 << (63 - below.leading_zeros())) != 0;
+            if !lower_equal {
+                keep |= 1u64 << card;
+            }
+        }
+        keep
+    }
+
+    /// The distinct legal moves, most promising first: the table's hint, then by a score that
+    /// favours winning the trick with points when one's side can, and shedding nothing of
+    /// value when it cannot.
+    #[inline(always)]
+    fn ordered_moves(&self, pos: &Position, hint: u8) -> Moves {
+        let mut moves = Moves {
+            cards: [0; MAX_MOVES],
+            len: 0,
+        };
+        let mut scores = [0i32; MAX_MOVES];
+        let mut set = self.distinct_moves(pos, self.legal(pos));
+        let live = pos.held() | pos.trick_cards;
+        let partner = (pos.to_move + 2) & 3;
+        let position_in_trick = pos.trick.len();
+        let partner_winning =
+            position_in_trick >= 2 && (pos.leader + pos.trick.winner() as u8) & 3 == partner;
+        while set != 0 {
+            let card = set.trailing_zeros() as u8;
+            set &= set - 1;
+            let c = Card::from_index_unchecked(card);
+            let points = card_points(c, self.trump) as i32;
+            let score = if card == hint {
+                1_000
+            } else if position_in_trick == 0 {
+                // Lead a card no one can beat in its suit for its points; else a cheap one.
+                let stronger = cards_above(c.suit(), strength(c, self.trump), self.trump);
+                let master = live & stronger.0 == 0;
+                if master {
+                    100 + points
+                } else {
+                    -points
+                }
+            } else {
+                let mut trick = pos.trick;
+                trick.push(c, self.trump);
+                let wins = trick.winner() == position_in_trick;
+                if position_in_trick == 3 && (wins || partner_winning) {
+                    100 + points
+                } else if wins {
+                    60 + points
+                } else if partner_winning {
+                    30 + points
+                } else {
+                    -points
+                }
+            };
+            let score = score * HISTORY_WEIGHT
+                + (self.history[pos.to_move as usize][card as usize] >> HISTORY_SHIFT)
+                    .min(HISTORY_WEIGHT as u32 - 1) as i32;
+            // Insertion by score, best first.
+            let mut at = moves.len;
+            while at > 0 && scores[at - 1] < score {
+                scores[at] = scores[at - 1];
+                moves.cards[at] = moves.cards[at - 1];
+                at -= 1;
+            }
+            scores[at] = score;
+            moves.cards[at] = card;
+            moves.len += 1;
+        }
+        moves
+    }
+}
+
+/// A trump lane (natural-rank bits) rewritten in strength order (bit = strength).
+const BY_STRENGTH: [u16; 512] = by_strength().0;
+/// The points (R1.3) of a trump lane written in strength order (bit = strength).
+const SURE_POINTS: [u8; 512] = by_strength().1;
+
+const fn by_strength() -> ([u16; 512], [u8; 512]) {
+    let mut table = [0u16; 512];
+    let mut points = [0u8; 512];
+    let mut lane = 0;
+    while lane < 512 {
+        let (mut ordered, mut sum) = (0u16, 0u8);
+        let mut rank = 0;
+        while rank < 9 {
+            if lane & (1 << rank) != 0 {
+                ordered |= 1 << TRUMP_STRENGTH[rank];
+                sum += TRUMP_POINTS[rank];
+            }
+            rank += 1;
+        }
+        table[lane] = ordered;
+        points[ordered as usize] = sum;
+        lane += 1;
+    }
+    (table, points)
+}

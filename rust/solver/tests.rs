@@ -1,0 +1,134 @@
+//! The solver against a plain minimax over the engine's own `Hand` (no pruning, no table, no
+//! merging), and its properties on whole hands.
+
+use super::*;
+use crate::rng::SplitMix64;
+use crate::state::CALL_BASE;
+use crate::variants::Rules;
+
+/// Card points and last taken by team 0 so far (R1.3, R1.4): runs and bella left out.
+fn team0_taken(hand: &Hand) -> u32 {
+    hand.taken_by(0) + hand.taken_by(2)
+}
+
+/// Team 0's points still to win with best play by all four, by plain minimax.
+fn minimax_team0(hand: &Hand) -> u32 {
+    if hand.is_terminal() {
+        return 0;
+    }
+    let maximizing = hand.to_move().unwrap() & 1 == 0;
+    let values = hand.legal_cards().iter().map(|card| {
+        let mut next = *hand;
+        next.play_unchecked(card);
+        team0_taken(&next) - team0_taken(hand) + minimax_team0(&next)
+    });
+    if maximizing {
+        values.max().unwrap()
+    } else {
+        values.min().unwrap()
+    }
+}
+
+/// A random hand under `rules`, trump called at random, then `plays` random cards.
+fn random_position(seed: u64, rules: Rules, plays: usize) -> Hand {
+    let mut rng = SplitMix64::new(seed);
+    let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+    let call = CALL_BASE + rng.below(4) as u8;
+    hand.apply(call).unwrap();
+    for _ in 0..plays {
+        let legal = hand.legal_cards();
+        hand.play_unchecked(legal.nth(rng.below(legal.len())));
+    }
+    hand
+}
+
+/// The play variants of R5.1, all eight combinations in turn.
+fn variant(k: u64) -> Rules {
+    Rules {
+        head_plain: k & 1 != 0,
+        undertrump_optional: k & 2 != 0,
+        partner_exempt: k & 4 != 0,
+        ..Rules::default()
+    }
+}
+
+fn points_left(hand: &Hand) -> u32 {
+    162 - (0..4).map(|s| hand.taken_by(s)).sum::<u32>()
+}
+
+#[test]
+fn every_play_valued_as_minimax_does_up_to_three_tricks_left() {
+    let mut solver = Solver::new();
+    for seed in 0..240u64 {
+        // 24 to 35 cards played: one to three tricks left, at every point of a trick.
+        let plays = 24 + (seed % 12) as usize;
+        let hand = random_position(seed, variant(seed), plays);
+        let solution = solver.solve(&hand).unwrap();
+        let team = hand.to_move().unwrap() & 1;
+        let left = points_left(&hand);
+        assert_eq!(solution.points_left, left);
+        for card in hand.legal_cards() {
+            let mut next = hand;
+            next.play_unchecked(card);
+            let team0 = team0_taken(&next) - team0_taken(&hand) + minimax_team0(&next);
+            let expected = if team == 0 { team0 } else { left - team0 };
+            assert_eq!(solution.value_of(card), expected, "seed {seed} card {card}");
+        }
+        let best = hand
+            .legal_cards()
+            .iter()
+            .map(|c| solution.value_of(c))
+            .max();
+        assert_eq!(Some(solution.value), best);
+    }
+}
+
+#[test]
+fn solver_best_plays_reach_the_value_and_both_sides_agree() {
+    let mut solver = Solver::new();
+    for seed in 0..6u64 {
+        // Six tricks left, so the debug build stays quick.
+        let mut hand = random_position(1000 + seed, variant(seed), 12);
+        let team = (hand.to_move().unwrap() & 1) as usize;
+        let team_taken = |hand: &Hand| hand.taken_by(team) + hand.taken_by(team + 2);
+        let first = solver.solve(&hand).unwrap();
+        assert!(first.value <= first.points_left);
+        assert_eq!(first.points_left, points_left(&hand));
+        // The team ends the hand with what it has taken plus the value.
+        let team_total = team_taken(&hand) + first.value;
+        while !hand.is_terminal() {
+            let solution = solver.solve(&hand).unwrap();
+            let own = if hand.to_move().unwrap() as usize & 1 == team {
+                solution.value
+            } else {
+                solution.points_left - solution.value
+            };
+            assert_eq!(team_taken(&hand) + own, team_total, "seed {seed}");
+            hand.play_unchecked(solution.best.first().unwrap());
+        }
+        assert_eq!(team_taken(&hand), team_total, "seed {seed}");
+    }
+}
+
+#[test]
+fn merged_cards_share_a_value_and_the_solve_is_repeatable() {
+    let mut solver = Solver::new();
+    let mut fresh = Solver::new();
+    for seed in 0..20u64 {
+        let hand = random_position(2000 + seed, variant(seed), (seed % 8) as usize);
+        let warm = solver.solve(&hand).unwrap();
+        let cold = fresh.solve(&hand).unwrap();
+        fresh = Solver::new();
+        assert_eq!(warm.value, cold.value);
+        for card in hand.legal_cards() {
+            assert_eq!(warm.value_of(card), cold.value_of(card));
+        }
+    }
+}
+
+#[test]
+fn not_in_play_is_an_error() {
+    let hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+    let error = solve(&hand).unwrap_err();
+    assert!(error.to_string().contains("R5"), "{error}");
+}
