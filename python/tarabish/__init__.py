@@ -24,6 +24,7 @@ from ._views import (
     Observation,
     Outcome,
     RunsResult,
+    Solution,
     TableView,
     TrickResult,
 )
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
         trick_winner,
     )
     from ._simulate import Summary, bot_action, bot_spec, simulate
+    from ._solve import solve, solve_many
 
 # The names that need the Rust extension, by the module that defines them. They are imported on
 # first use (PEP 562 ``__getattr__``), so that ``import tarabish.reference`` (whose values live
@@ -67,6 +69,7 @@ _LAZY = {
         "._core",
     ),
     **dict.fromkeys(("Summary", "bot_action", "bot_spec", "simulate"), "._simulate"),
+    **dict.fromkeys(("solve", "solve_many"), "._solve"),
 }
 
 
@@ -110,6 +113,7 @@ __all__ = [
     "Rules",
     "Run",
     "RunsResult",
+    "Solution",
     "Suit",
     "Summary",
     "TableView",
@@ -129,6 +133,8 @@ __all__ = [
     "run_winner",
     "score_hand",
     "simulate",
+    "solve",
+    "solve_many",
     "to_record",
     "trick_winner",
 ]

@@ -27,6 +27,8 @@ __all__ = [
     "run_winner",
     "score_hand",
     "simulate",
+    "solve",
+    "solve_many",
     "trick_winner",
 ]
 
@@ -55,6 +57,13 @@ def play_random_hand(
 ) -> HandState: ...
 def bot_action(state: HandState, bot: str, seed: int = 0) -> int: ...
 def bot_spec(text: str) -> str: ...
+
+_RawSolution = tuple[
+    int, int, int, list[tuple[int, int]], list[int], tuple[int, int] | None, int | None
+]
+
+def solve(state: object) -> _RawSolution: ...
+def solve_many(states: Iterable[object], threads: object) -> list[_RawSolution]: ...
 def simulate(
     *,
     start: int,

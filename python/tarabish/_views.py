@@ -1,6 +1,7 @@
 """Read-only views of a hand: its result (RULES.md R6, R8.2-R8.3, docs/RECORDS.md ``result``),
-what one seat may know (R2.4, R4.4 auto mode, R4.5) and what a person at a table sees (R8.4,
-docs/TABLE.md). Both engines build these same values."""
+what one seat may know (R2.4, R4.4 auto mode, R4.5), what a person at a table sees (R8.4,
+docs/TABLE.md) and a double-dummy solution (docs/SOLVER.md). Both engines build these same
+values."""
 
 from __future__ import annotations
 
@@ -229,3 +230,25 @@ class TableView:
             "allowed": list(self.allowed),
             "legal": list(self.legal),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A solved position, from the point of view of the seat to move.
+
+    ``value`` is the number of points the team of the seat to move takes from the tricks not
+    yet complete (the current trick's cards included, plus the last 10 if it takes the ninth
+    trick, R1.3 and R1.4) with best play by all four seats. ``values`` maps each legal action
+    id (a card index) to the value after playing it, same meaning; ``best`` lists the ids that
+    reach ``value``. ``points_left`` is everything still to be won: the other team's value is
+    ``points_left - value``. Runs (R4.3) and bella (R4.5) are decided by the position whatever
+    is played, so they are reported beside the value, not in it: ``runs`` is the run winner
+    and all run points it scores, ``bella`` the seat that scores bella."""
+
+    seat: int
+    value: int
+    values: dict[int, int]
+    best: list[int]
+    points_left: int
+    runs: RunsResult | None
+    bella: int | None

@@ -7,6 +7,7 @@ mod convert;
 mod lock;
 mod primitives;
 mod rules;
+mod solve;
 mod states;
 mod views;
 
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     primitives::register(m)?;
     states::register(m)?;
     batch::register(m)?;
+    solve::register(m)?;
     Ok(())
 }

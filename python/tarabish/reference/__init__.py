@@ -9,7 +9,8 @@ Modules, one concept each (rule ids in their docstrings):
 ``_order`` trick order and card points (R1), ``_play`` legal plays and trick winner (R5),
 ``_runs`` runs and bella (R4), ``_scoring`` scoring a hand (R6), ``_deal`` the seeded deal
 (R2), ``_hand`` one hand (R3-R6), ``_match`` a match (R7), ``_observe`` what a seat may know,
-``_playout`` random playouts, ``_input`` checking arguments; table mode (docs/TABLE.md):
+``_playout`` random playouts, ``_solve`` plain minimax of endgames, ``_input`` checking
+arguments; table mode (docs/TABLE.md):
 ``_declarations`` manual announce, show and bella (R4.4, R4.5, R8.5, R8.6c-e), ``_calls``
 misplays and calls (R8.1-R8.3, R8.6a-b), ``_table_view`` the table view (R8.4), ``_events``
 the per-seat events (docs/EVENTS.md).
@@ -24,6 +25,7 @@ from ._play import legal_plays, trick_winner
 from ._playout import play_random_hand
 from ._runs import compare_runs, find_runs, run_winner
 from ._scoring import score_hand
+from ._solve import solve
 
 __all__ = [
     "TENSOR_SIZE",
@@ -37,5 +39,6 @@ __all__ = [
     "play_random_hand",
     "run_winner",
     "score_hand",
+    "solve",
     "trick_winner",
 ]

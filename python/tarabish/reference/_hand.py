@@ -588,17 +588,23 @@ class HandState:
         return self._runs
 
     def _credit_runs(self, trump: int) -> None:
+        """R4.3: credit the runs once every player has played a second card."""
+        self._runs_result = self._runs_due(trump)
+        if self._runs_result is not None:
+            self._points[self._runs_result.seat % 2] += self._runs_result.points
+
+    def _runs_due(self, trump: int) -> RunsResult | None:
         """R4.3: the seat whose best run beats every other best run scores all its runs
-        (and, with ``team_runs``, its partner's runs too)."""
+        (and, with ``team_runs``, its partner's runs too), among the runs that count
+        (``_counted_runs``); in auto mode that is decided the moment trump is named."""
         counted = self._counted_runs()
         seat = winning_seat(counted, trump)
         if seat is None:
-            return
+            return None
         scored = sum(run.points for run in counted[seat])
         if self._rules.team_runs:
             scored += sum(run.points for run in counted[(seat + 2) % 4])
-        self._points[seat % 2] += scored
-        self._runs_result = RunsResult(seat, scored)
+        return RunsResult(seat, scored)
 
     def _count(self) -> int:
         """R8.2: the count of a hand ended by a call (162 + runs and bella credited so far)."""
