@@ -169,6 +169,18 @@ def test_states_not_in_play_are_invalid_input(engine_pair: Engines, make: Any) -
         ref.solve(make(ref))
 
 
+@pytest.mark.parametrize(
+    "rules", [Rules(declarations="manual"), Rules(enforce_legal_play=False)], ids=str
+)
+def test_table_mode_is_invalid_input(engine_pair: Engines, rules: Rules) -> None:
+    """R8: table mode (manual declarations, accepted misplays) is not solved."""
+    for engine in engine_pair:
+        state = engine.HandState(0, seed=4, rules=rules)
+        state.apply(CALL_BASE)
+        with pytest.raises(InvalidInputError, match="table mode"):
+            engine.solve(state)
+
+
 @pytest.mark.parametrize("threads", [-1, 1.5, True, "2", 2**70])
 def test_bad_thread_counts_are_invalid_input(engine_pair: Engines, threads: Any) -> None:
     rust, _ = engine_pair

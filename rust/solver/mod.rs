@@ -170,6 +170,13 @@ impl Solver {
 
 /// The search position of a play-phase hand, and its trump; `Error::Invalid` otherwise.
 pub fn position_of(hand: &Hand) -> Result<(Position, crate::cards::Suit), Error> {
+    if hand.rules().is_table_mode() {
+        return Err(Error::Invalid(
+            "the solver plays auto mode only: table mode (R8: manual declarations or accepted \
+             misplays) is not solved"
+                .to_string(),
+        ));
+    }
     let (Phase::Play, Some(trump), Some(seat), Some(leader)) = (
         hand.phase(),
         hand.trump(),

@@ -27,6 +27,11 @@ def solve(state: HandState) -> Solution:
     legal play, and the best plays, as ``tarabish.solve`` gives them."""
     if not isinstance(state, HandState) or state.phase is not Phase.PLAY:
         raise InvalidInputError("the solver needs a hand in the play phase (R5)")
+    if state.rules.is_table_mode:
+        raise InvalidInputError(
+            "the solver plays auto mode only: table mode (R8: manual declarations or accepted "
+            "misplays) is not solved"
+        )
     held = [sorted(card.index for card in cards) for cards in state.hands]
     if sum(map(len, held)) > 4 * MAX_TRICKS_LEFT:
         raise InvalidInputError(
