@@ -85,14 +85,17 @@ class Action:
 
     @classmethod
     def play(cls, seat: int, card: Card | str) -> Action:
+        """``seat`` plays ``card`` (a ``Card`` or card text such as ``"JH"``)."""
         return cls(seat, ActionKind.PLAY, card=card if isinstance(card, Card) else Card.parse(card))
 
     @classmethod
     def call(cls, seat: int, suit: Suit | str) -> Action:
+        """``seat`` names ``suit`` trump (a ``Suit`` or its letter), R3.1."""
         return cls(seat, ActionKind.CALL, suit=suit if isinstance(suit, Suit) else Suit.parse(suit))
 
     @classmethod
     def pass_(cls, seat: int) -> Action:
+        """``seat`` passes in the auction (R3.1)."""
         return cls(seat, ActionKind.PASS)
 
     @classmethod

@@ -77,6 +77,16 @@ def simulate(
 
 @final
 class HandState:
+    """One hand of Tarabish: the auction (R3), nine tricks (R5) and the score (R6).
+
+    `HandState(dealer, seed=42)` deals from a seed (the seeded deal of docs/ENGINE.md);
+    `HandState(dealer, deal=[...])` takes four lists of nine cards, seat 0 first, the last three
+    of each the kitty (R2.4). `rules` (default `Rules()`) and `scores_before` (the match totals
+    before the hand, for R3.4) are optional. A state is a value: `clone()` is cheap, `==`
+    compares everything, it pickles and round-trips through JSON. `apply` checks every rule and
+    changes nothing when it refuses an action.
+    """
+
     def __new__(
         cls,
         dealer: int | None = None,
@@ -87,52 +97,116 @@ class HandState:
         scores_before: Sequence[int] | None = None,
     ) -> HandState: ...
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The `Rules` the hand is played under (R9)."""
     @property
-    def dealer(self) -> int: ...
+    def dealer(self) -> int:
+        """The dealer's seat, 0-3 (R2.2)."""
     @property
-    def scores_before(self) -> tuple[int, int]: ...
+    def scores_before(self) -> tuple[int, int]:
+        """The match totals (team 0, team 1) before this hand; they decide who is forced under
+        `forced_at` (R3.4).
+        """
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> Phase:
+        """Where the hand stands: `Phase.AUCTION` (R3), `Phase.PLAY` (R5) or `Phase.DONE`."""
     @property
-    def to_move(self) -> int | None: ...
+    def to_move(self) -> int | None:
+        """The seat to act, or None once the hand is over."""
     @property
-    def is_terminal(self) -> bool: ...
+    def is_terminal(self) -> bool:
+        """True once the hand is over: nine tricks played (R5.3), or nobody called (R3.3)."""
     @property
-    def trump(self) -> Suit | None: ...
+    def trump(self) -> Suit | None:
+        """The trump `Suit`, or None before it is named (R3)."""
     @property
-    def caller(self) -> int | None: ...
+    def caller(self) -> int | None:
+        """The seat that named trump, or None before (R3)."""
     @property
-    def hands(self) -> tuple[tuple[Card, ...], ...]: ...
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        """Every seat's cards now, four tuples of `Card`: the whole state, hidden cards
+        included (a player's view is `observation(seat)`).
+        """
     @property
-    def deal(self) -> list[list[Card]]: ...
+    def deal(self) -> list[list[Card]]:
+        """The deal as received: four lists of nine cards, seat 0 first, the last three of
+        each the kitty (R2.4).
+        """
     @property
-    def actions(self) -> list[Action]: ...
+    def actions(self) -> list[Action]:
+        """Every action taken so far, in order, as `Action` values."""
     @property
-    def points(self) -> tuple[int, int]: ...
+    def points(self) -> tuple[int, int]:
+        """Each team's points credited so far (team 0, team 1): cards, last, and runs and bella once
+        known (R6.1).
+        """
     @property
-    def result(self) -> HandResult | None: ...
-    def allowed_action_ids(self, seat: int | None = None) -> list[int]: ...
-    def legal_action_ids(self, seat: int | None = None) -> list[int]: ...
-    def allowed_actions(self, seat: int | None = None) -> list[Action]: ...
-    def legal_actions(self, seat: int | None = None) -> list[Action]: ...
-    def apply(self, action: Action | int | str, seat: int | None = None) -> None: ...
-    def clone(self) -> HandState: ...
+    def result(self) -> HandResult | None:
+        """The `HandResult` once the hand is over (outcome, points, score, runs, bella, tricks: R6),
+        else None.
+        """
+    def allowed_action_ids(self, seat: int | None = None) -> list[int]:
+        """Every action id the engine accepts from `seat` now (default: the seat to move),
+        ascending: with `enforce_legal_play = False` misplays and calls too (R8; docs/TABLE.md).
+        """
+    def legal_action_ids(self, seat: int | None = None) -> list[int]:
+        """The action ids `seat` (default: the seat to move) may take now without breaking a rule,
+        ascending (R0: 0-35 play that card, 36-39 call C D H S, 40 pass; 41-45 table mode);
+        empty once the hand is over.
+        """
+    def allowed_actions(self, seat: int | None = None) -> list[Action]:
+        """`allowed_action_ids(seat)` as `Action` values."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """`legal_action_ids(seat)` as `Action` values."""
+    def apply(self, action: Action | int | str, seat: int | None = None) -> None:
+        """Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
+        default the seat to move). Every rule is checked: a refused action raises
+        `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
+        and changes nothing.
+        """
+    def clone(self) -> HandState:
+        """An independent copy (cheap: the core state is a plain value)."""
     def __copy__(self) -> HandState: ...
     def __deepcopy__(self, memo: Any) -> HandState: ...
     def __eq__(self, value: object, /) -> bool: ...
-    def observation(self, seat: int) -> Observation: ...
-    def information_state_tensor(self, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
-    def information_state_string(self, seat: int) -> str: ...
-    def table_view(self, seat: int) -> TableView: ...
-    def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]: ...
-    def to_json(self) -> str: ...
+    def observation(self, seat: int) -> Observation:
+        """Everything `seat` may know now and nothing more, as an `Observation`
+        (R2.4, R4.4, R4.5).
+        """
+    def information_state_tensor(self, seat: int) -> numpy.typing.NDArray[numpy.float32]:
+        """What `seat` knows, as a numpy float32 vector of `TENSOR_SIZE` values (layout in
+        docs/ENGINE.md).
+        """
+    def information_state_string(self, seat: int) -> str:
+        """What `seat` knows, as text (docs/ENGINE.md)."""
+    def table_view(self, seat: int) -> TableView:
+        """What a person at `seat` sees on the table now, as a `TableView` (R8.4; docs/TABLE.md)."""
+    def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The events `seat` is told (None: a spectator's public events), those after `since`, in
+        order (docs/EVENTS.md).
+        """
+    def to_json(self) -> str:
+        """The state as JSON text: rules, dealer, scores before, deal and actions
+        (docs/ENGINE.md).
+        """
     @staticmethod
-    def from_json(text: str | bytes) -> HandState: ...
+    def from_json(text: str | bytes) -> HandState:
+        """A state from `to_json`'s text, checked by replaying every action; bad text raises
+        `InvalidInputError`.
+        """
     def __reduce__(self) -> tuple[Any, ...]: ...
 
 @final
 class MatchState:
+    """A match (R7): hands in turn until, after a hand, a team has `rules.target` points or more
+    and the totals differ; the team with more wins.
+
+    `MatchState(seed=7)` deals hand i from the seed `derive(seed, i)`, dealt by seat
+    `(first_dealer + i) % 4` (docs/ENGINE.md "Matches"); `rules`, `first_dealer` (default 0) and
+    `scores` (the totals to start from) are optional. The current hand is `hand`, the finished
+    ones `history`; `apply` acts in the current hand and deals the next one when it ends.
+    """
+
     def __new__(
         cls,
         *,
@@ -142,46 +216,91 @@ class MatchState:
         scores: Sequence[int] | None = None,
     ) -> MatchState: ...
     @property
-    def rules(self) -> Rules: ...
+    def rules(self) -> Rules:
+        """The `Rules` the match is played under (R9)."""
     @property
-    def seed(self) -> int: ...
+    def seed(self) -> int:
+        """The match seed: hand i is dealt from `derive(seed, i)`."""
     @property
-    def first_dealer(self) -> int: ...
+    def first_dealer(self) -> int:
+        """The dealer of the first hand (R2.1)."""
     @property
-    def start_scores(self) -> tuple[int, int]: ...
+    def start_scores(self) -> tuple[int, int]:
+        """The totals (team 0, team 1) the match started from."""
     @property
-    def scores(self) -> tuple[int, int]: ...
+    def scores(self) -> tuple[int, int]:
+        """The match totals now (team 0, team 1): `start_scores` plus every finished hand's
+        score (R7.2).
+        """
     @property
-    def hand_index(self) -> int: ...
+    def hand_index(self) -> int:
+        """The number of the current hand, from 0."""
     @property
-    def hand(self) -> HandState: ...
+    def hand(self) -> HandState:
+        """The current hand, as a `HandState` (a copy: applying to it leaves the match
+        unchanged).
+        """
     @property
-    def history(self) -> list[HandState]: ...
+    def history(self) -> list[HandState]:
+        """The finished hands in order, as `HandState` copies."""
     @property
-    def winner(self) -> int | None: ...
+    def winner(self) -> int | None:
+        """The team that won (R7.1), or None while the match goes on."""
     @property
-    def is_terminal(self) -> bool: ...
+    def is_terminal(self) -> bool:
+        """True once the match is over (R7.1)."""
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> Phase:
+        """The current hand's phase."""
     @property
-    def to_move(self) -> int | None: ...
+    def to_move(self) -> int | None:
+        """The seat to act in the current hand, or None once the match is over."""
     @property
-    def dealer(self) -> int: ...
-    def allowed_action_ids(self, seat: int | None = None) -> list[int]: ...
-    def legal_action_ids(self, seat: int | None = None) -> list[int]: ...
-    def allowed_actions(self, seat: int | None = None) -> list[Action]: ...
-    def legal_actions(self, seat: int | None = None) -> list[Action]: ...
-    def apply(self, action: Action | int | str, seat: int | None = None) -> None: ...
-    def clone(self) -> MatchState: ...
+    def dealer(self) -> int:
+        """The current hand's dealer (R2.2)."""
+    def allowed_action_ids(self, seat: int | None = None) -> list[int]:
+        """Every action id the engine accepts from `seat` now in the current hand (as
+        `HandState.allowed_action_ids`).
+        """
+    def legal_action_ids(self, seat: int | None = None) -> list[int]:
+        """The action ids `seat` may take now in the current hand (as
+        `HandState.legal_action_ids`); empty once the match is over.
+        """
+    def allowed_actions(self, seat: int | None = None) -> list[Action]:
+        """`allowed_action_ids(seat)` as `Action` values."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """`legal_action_ids(seat)` as `Action` values."""
+    def apply(self, action: Action | int | str, seat: int | None = None) -> None:
+        """Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
+        when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
+        and the next hand is dealt unless the match is won (R7.1).
+        """
+    def clone(self) -> MatchState:
+        """An independent copy of the match, history included."""
     def __copy__(self) -> MatchState: ...
     def __deepcopy__(self, memo: Any) -> MatchState: ...
     def __eq__(self, value: object, /) -> bool: ...
-    def observation(self, seat: int) -> Observation: ...
-    def information_state_tensor(self, seat: int) -> numpy.typing.NDArray[numpy.float32]: ...
-    def information_state_string(self, seat: int) -> str: ...
-    def table_view(self, seat: int) -> TableView: ...
-    def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]: ...
-    def to_json(self) -> str: ...
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may know of the current hand (as `HandState.observation`)."""
+    def information_state_tensor(self, seat: int) -> numpy.typing.NDArray[numpy.float32]:
+        """What `seat` knows of the current hand, as a numpy float32 vector (as
+        `HandState.information_state_tensor`).
+        """
+    def information_state_string(self, seat: int) -> str:
+        """What `seat` knows of the current hand, as text."""
+    def table_view(self, seat: int) -> TableView:
+        """What a person at `seat` sees of the current hand (as `HandState.table_view`)."""
+    def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
+        """The events `seat` is told across the whole match, those after `since`
+        (docs/EVENTS.md).
+        """
+    def to_json(self) -> str:
+        """The match as JSON text: rules, seed, first dealer, start scores and every action
+        (docs/ENGINE.md).
+        """
     @staticmethod
-    def from_json(text: str | bytes) -> MatchState: ...
+    def from_json(text: str | bytes) -> MatchState:
+        """A match from `to_json`'s text, checked by replaying every action; bad text raises
+        `InvalidInputError`.
+        """
     def __reduce__(self) -> tuple[Any, ...]: ...

@@ -68,10 +68,12 @@ class Summary:
 
     @property
     def bait_rate(self) -> float:
+        """The share of played-out hands that were bait (R6.3)."""
         return self.bait / self.played if self.played else 0.0
 
     @property
     def hands_per_second(self) -> float:
+        """Hands played a second of wall-clock time."""
         return self.hands / self.seconds if self.seconds > 0 else 0.0
 
     def counts(self) -> dict[str, Any]:
@@ -96,6 +98,8 @@ class Summary:
         }
 
     def to_dict(self) -> dict[str, Any]:
+        """The summary as ``tarabish simulate --json`` prints it: the counts and the run's
+        settings and timing."""
         return {
             **self.counts(),
             "seed": self.seed,

@@ -139,7 +139,14 @@ fn reduce_via_json<'py>(
 
 // ---- HandState -------------------------------------------------------------------------
 
-/// One hand of Tarabish (docs/ENGINE.md "Hands"), in any mode (docs/TABLE.md).
+/// One hand of Tarabish: the auction (R3), nine tricks (R5) and the score (R6).
+///
+/// `HandState(dealer, seed=42)` deals from a seed (the seeded deal of docs/ENGINE.md);
+/// `HandState(dealer, deal=[...])` takes four lists of nine cards, seat 0 first, the last three
+/// of each the kitty (R2.4). `rules` (default `Rules()`) and `scores_before` (the match totals
+/// before the hand, for R3.4) are optional. A state is a value: `clone()` is cheap, `==`
+/// compares everything, it pickles and round-trips through JSON. `apply` checks every rule and
+/// changes nothing when it refuses an action.
 #[pyclass(name = "HandState", module = "tarabish", frozen)]
 pub struct PyHandState {
     hand: StateLock<TableHand>,
@@ -207,38 +214,49 @@ impl PyHandState {
         Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
     }
 
+    /// The `Rules` the hand is played under (R9).
     #[getter]
     fn rules(&self, py: Python<'_>) -> Py<PyAny> {
         self.rules.clone_ref(py)
     }
+    /// The dealer's seat, 0-3 (R2.2).
     #[getter]
     fn dealer(&self) -> u8 {
         self.hand.lock().hand().dealer()
     }
+    /// The match totals (team 0, team 1) before this hand; they decide who is forced under
+    /// `forced_at` (R3.4).
     #[getter]
     fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.hand.lock().hand().scores_before())
     }
+    /// Where the hand stands: `Phase.AUCTION` (R3), `Phase.PLAY` (R5) or `Phase.DONE`.
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py_phase(py, self.hand().phase())
     }
+    /// The seat to act, or None once the hand is over.
     #[getter]
     fn to_move(&self) -> Option<u8> {
         self.hand.lock().hand().to_move()
     }
+    /// True once the hand is over: nine tricks played (R5.3), or nobody called (R3.3).
     #[getter]
     fn is_terminal(&self) -> bool {
         self.hand.lock().hand().is_terminal()
     }
+    /// The trump `Suit`, or None before it is named (R3).
     #[getter]
     fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         opt_suit(py, &self.hand())
     }
+    /// The seat that named trump, or None before (R3).
     #[getter]
     fn caller(&self) -> Option<u8> {
         self.hand.lock().hand().caller()
     }
+    /// Every seat's cards now, four tuples of `Card`: the whole state, hidden cards
+    /// included (a player's view is `observation(seat)`).
     #[getter]
     fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let hand = self.hand();
@@ -250,23 +268,32 @@ impl PyHandState {
             .collect();
         PyTuple::new(py, seats?)
     }
+    /// The deal as received: four lists of nine cards, seat 0 first, the last three of
+    /// each the kitty (R2.4).
     #[getter]
     fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         py_deal(py, self.hand().deal())
     }
+    /// Every action taken so far, in order, as `Action` values.
     #[getter]
     fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         history(py, &self.table())
     }
+    /// Each team's points credited so far (team 0, team 1): cards, last, and runs and bella once
+    /// known (R6.1).
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.hand.lock().hand().points())
     }
+    /// The `HandResult` once the hand is over (outcome, points, score, runs, bella, tricks: R6),
+    /// else None.
     #[getter]
     fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         result(py, &self.table())
     }
 
+    /// Every action id the engine accepts from `seat` now (default: the seat to move),
+    /// ascending: with `enforce_legal_play = False` misplays and calls too (R8; docs/TABLE.md).
     #[pyo3(signature = (seat=None))]
     fn allowed_action_ids<'py>(
         &self,
@@ -276,6 +303,9 @@ impl PyHandState {
         let hand = self.table();
         ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Allowed))
     }
+    /// The action ids `seat` (default: the seat to move) may take now without breaking a rule,
+    /// ascending (R0: 0-35 play that card, 36-39 call C D H S, 40 pass; 41-45 table mode);
+    /// empty once the hand is over.
     #[pyo3(signature = (seat=None))]
     fn legal_action_ids<'py>(
         &self,
@@ -293,6 +323,7 @@ impl PyHandState {
         let hand = self.table();
         ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Legal))
     }
+    /// `allowed_action_ids(seat)` as `Action` values.
     #[pyo3(signature = (seat=None))]
     fn allowed_actions<'py>(
         &self,
@@ -303,6 +334,7 @@ impl PyHandState {
         let seat = asked_seat(&hand, seat)?;
         actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Allowed))
     }
+    /// `legal_action_ids(seat)` as `Action` values.
     #[pyo3(signature = (seat=None))]
     fn legal_actions<'py>(
         &self,
@@ -313,6 +345,10 @@ impl PyHandState {
         let seat = asked_seat(&hand, seat)?;
         actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Legal))
     }
+    /// Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
+    /// default the seat to move). Every rule is checked: a refused action raises
+    /// `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
+    /// and changes nothing.
     #[pyo3(signature = (action, seat=None))]
     fn apply(
         &self,
@@ -325,6 +361,7 @@ impl PyHandState {
         let applied = self.hand.lock().apply(seat, id);
         applied.map_err(|e| to_py_err(py, e))
     }
+    /// An independent copy (cheap: the core state is a plain value).
     fn clone(&self, py: Python<'_>) -> PyHandState {
         PyHandState::wrap(py, self.table(), &self.rules, self.index)
     }
@@ -340,6 +377,8 @@ impl PyHandState {
             Err(_) => false,
         }
     }
+    /// Everything `seat` may know now and nothing more, as an `Observation`
+    /// (R2.4, R4.4, R4.5).
     fn observation<'py>(
         &self,
         py: Python<'py>,
@@ -347,6 +386,8 @@ impl PyHandState {
     ) -> PyResult<Bound<'py, PyAny>> {
         observation(py, &self.table(), seat_arg(seat)?)
     }
+    /// What `seat` knows, as a numpy float32 vector of `TENSOR_SIZE` values (layout in
+    /// docs/ENGINE.md).
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
@@ -354,9 +395,11 @@ impl PyHandState {
     ) -> PyResult<Bound<'py, PyAny>> {
         tensor(py, &self.table(), seat_arg(seat)?)
     }
+    /// What `seat` knows, as text (docs/ENGINE.md).
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(info_string(&self.table(), seat_arg(seat)?))
     }
+    /// What a person at `seat` sees on the table now, as a `TableView` (R8.4; docs/TABLE.md).
     fn table_view<'py>(
         &self,
         py: Python<'py>,
@@ -364,6 +407,8 @@ impl PyHandState {
     ) -> PyResult<Bound<'py, PyAny>> {
         table_view(py, &self.table(), seat_arg(seat)?)
     }
+    /// The events `seat` is told (None: a spectator's public events), those after `since`, in
+    /// order (docs/EVENTS.md).
     #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
     fn events<'py>(
         &self,
@@ -377,9 +422,13 @@ impl PyHandState {
         hand_events(&hand, self.index, &mut events);
         events_list(py, &events, seat, since, &|_| hand)
     }
+    /// The state as JSON text: rules, dealer, scores before, deal and actions
+    /// (docs/ENGINE.md).
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "hand_to_json")
     }
+    /// A state from `to_json`'s text, checked by replaying every action; bad text raises
+    /// `InvalidInputError`.
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         json_helper(py, "hand_from_json")?.call1((text,))
@@ -394,7 +443,13 @@ impl PyHandState {
 
 // ---- MatchState ------------------------------------------------------------------------
 
-/// A match: hands until a team reaches the target (docs/ENGINE.md "Matches").
+/// A match (R7): hands in turn until, after a hand, a team has `rules.target` points or more
+/// and the totals differ; the team with more wins.
+///
+/// `MatchState(seed=7)` deals hand i from the seed `derive(seed, i)`, dealt by seat
+/// `(first_dealer + i) % 4` (docs/ENGINE.md "Matches"); `rules`, `first_dealer` (default 0) and
+/// `scores` (the totals to start from) are optional. The current hand is `hand`, the finished
+/// ones `history`; `apply` acts in the current hand and deals the next one when it ends.
 #[pyclass(name = "MatchState", module = "tarabish", frozen)]
 pub struct PyMatchState {
     game: StateLock<MatchGame>,
@@ -471,35 +526,45 @@ impl PyMatchState {
         })
     }
 
+    /// The `Rules` the match is played under (R9).
     #[getter]
     fn rules(&self, py: Python<'_>) -> Py<PyAny> {
         self.rules.clone_ref(py)
     }
+    /// The match seed: hand i is dealt from `derive(seed, i)`.
     #[getter]
     fn seed(&self) -> u64 {
         self.game().seed()
     }
+    /// The dealer of the first hand (R2.1).
     #[getter]
     fn first_dealer(&self) -> u8 {
         self.game().first_dealer()
     }
+    /// The totals (team 0, team 1) the match started from.
     #[getter]
     fn start_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.game().start_scores())
     }
+    /// The match totals now (team 0, team 1): `start_scores` plus every finished hand's
+    /// score (R7.2).
     #[getter]
     fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(py, self.game().scores())
     }
+    /// The number of the current hand, from 0.
     #[getter]
     fn hand_index(&self) -> u32 {
         self.game().hand_index()
     }
+    /// The current hand, as a `HandState` (a copy: applying to it leaves the match
+    /// unchanged).
     #[getter]
     fn hand(&self, py: Python<'_>) -> PyHandState {
         let game = self.game();
         PyHandState::wrap(py, *game.hand(), &self.rules, game.hand_index())
     }
+    /// The finished hands in order, as `HandState` copies.
     #[getter]
     fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
         let history = self.game.lock().history.clone();
@@ -509,18 +574,22 @@ impl PyMatchState {
             .map(|(index, &hand)| PyHandState::wrap(py, hand, &self.rules, index as u32))
             .collect()
     }
+    /// The team that won (R7.1), or None while the match goes on.
     #[getter]
     fn winner(&self) -> Option<u8> {
         self.game().winner()
     }
+    /// True once the match is over (R7.1).
     #[getter]
     fn is_terminal(&self) -> bool {
         self.game().is_terminal()
     }
+    /// The current hand's phase.
     #[getter]
     fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         py_phase(py, self.game().hand().hand().phase())
     }
+    /// The seat to act in the current hand, or None once the match is over.
     #[getter]
     fn to_move(&self) -> Option<u8> {
         self.game
@@ -528,11 +597,14 @@ impl PyMatchState {
             .running()
             .and_then(|hand| hand.hand().to_move())
     }
+    /// The current hand's dealer (R2.2).
     #[getter]
     fn dealer(&self) -> u8 {
         self.game().hand().hand().dealer()
     }
 
+    /// Every action id the engine accepts from `seat` now in the current hand (as
+    /// `HandState.allowed_action_ids`).
     #[pyo3(signature = (seat=None))]
     fn allowed_action_ids<'py>(
         &self,
@@ -541,6 +613,8 @@ impl PyMatchState {
     ) -> PyResult<Bound<'py, PyList>> {
         ids_list(py, self.ids(seat, Set::Allowed)?.1)
     }
+    /// The action ids `seat` may take now in the current hand (as
+    /// `HandState.legal_action_ids`); empty once the match is over.
     #[pyo3(signature = (seat=None))]
     fn legal_action_ids<'py>(
         &self,
@@ -549,6 +623,7 @@ impl PyMatchState {
     ) -> PyResult<Bound<'py, PyList>> {
         ids_list(py, self.ids(seat, Set::Legal)?.1)
     }
+    /// `allowed_action_ids(seat)` as `Action` values.
     #[pyo3(signature = (seat=None))]
     fn allowed_actions<'py>(
         &self,
@@ -558,6 +633,7 @@ impl PyMatchState {
         let (seat, mask) = self.ids(seat, Set::Allowed)?;
         actions_list(py, seat.unwrap_or(0), mask)
     }
+    /// `legal_action_ids(seat)` as `Action` values.
     #[pyo3(signature = (seat=None))]
     fn legal_actions<'py>(
         &self,
@@ -567,6 +643,9 @@ impl PyMatchState {
         let (seat, mask) = self.ids(seat, Set::Legal)?;
         actions_list(py, seat.unwrap_or(0), mask)
     }
+    /// Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
+    /// when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
+    /// and the next hand is dealt unless the match is won (R7.1).
     #[pyo3(signature = (action, seat=None))]
     fn apply(
         &self,
@@ -586,6 +665,7 @@ impl PyMatchState {
         // The error (a Python object) is built after the lock is released.
         applied.map(drop).map_err(|e| to_py_err(py, e))
     }
+    /// An independent copy of the match, history included.
     fn clone(&self, py: Python<'_>) -> PyMatchState {
         let game = self.game.lock().clone();
         PyMatchState {
@@ -608,6 +688,7 @@ impl PyMatchState {
             Err(_) => false,
         }
     }
+    /// What `seat` may know of the current hand (as `HandState.observation`).
     fn observation<'py>(
         &self,
         py: Python<'py>,
@@ -615,6 +696,8 @@ impl PyMatchState {
     ) -> PyResult<Bound<'py, PyAny>> {
         observation(py, self.game().hand(), seat_arg(seat)?)
     }
+    /// What `seat` knows of the current hand, as a numpy float32 vector (as
+    /// `HandState.information_state_tensor`).
     fn information_state_tensor<'py>(
         &self,
         py: Python<'py>,
@@ -622,9 +705,11 @@ impl PyMatchState {
     ) -> PyResult<Bound<'py, PyAny>> {
         tensor(py, self.game().hand(), seat_arg(seat)?)
     }
+    /// What `seat` knows of the current hand, as text.
     fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(info_string(self.game().hand(), seat_arg(seat)?))
     }
+    /// What a person at `seat` sees of the current hand (as `HandState.table_view`).
     fn table_view<'py>(
         &self,
         py: Python<'py>,
@@ -632,6 +717,8 @@ impl PyMatchState {
     ) -> PyResult<Bound<'py, PyAny>> {
         table_view(py, self.game().hand(), seat_arg(seat)?)
     }
+    /// The events `seat` is told across the whole match, those after `since`
+    /// (docs/EVENTS.md).
     #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
     fn events<'py>(
         &self,
@@ -644,9 +731,13 @@ impl PyMatchState {
         let events = match_events(&game.history, &game.game);
         events_list(py, &events, seat, since, &|index| game.hand_at(index))
     }
+    /// The match as JSON text: rules, seed, first dealer, start scores and every action
+    /// (docs/ENGINE.md).
     fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
         dump_json(slf.as_any(), "match_to_json")
     }
+    /// A match from `to_json`'s text, checked by replaying every action; bad text raises
+    /// `InvalidInputError`.
     #[staticmethod]
     fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         json_helper(py, "match_from_json")?.call1((text,))

@@ -1,0 +1,95 @@
+"""Documentation a user reaches from Python (docs/ARCHITECTURE.md, principle 8): every public
+name of ``tarabish`` has its own docstring, every public member of ``HandState`` and
+``MatchState`` too (the Rust doc comments on ``#[pymethods]`` become ``__doc__``, shown by
+``help()``), the hand-written stub ``_core.pyi`` carries the same docstrings for editors, and
+the docs cite only files that exist."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pydoc
+import re
+from pathlib import Path
+
+import pytest
+import tarabish
+
+ROOT = Path(__file__).resolve().parent.parent
+STUB = ROOT / "python" / "tarabish" / "_core.pyi"
+STATES = (tarabish.HandState, tarabish.MatchState)
+
+
+def public_members(cls: type) -> dict[str, object]:
+    """A class's own public members, as attribute access gives them (the function of a
+    static method, the descriptor of a property)."""
+    return {name: getattr(cls, name) for name in vars(cls) if not name.startswith("_")}
+
+
+def stub_docstrings(cls_name: str) -> dict[str, str | None]:
+    """The class docstring (key ``""``) and its members' docstrings in the stub."""
+    (cls,) = [
+        node
+        for node in ast.parse(STUB.read_text()).body
+        if isinstance(node, ast.ClassDef) and node.name == cls_name
+    ]
+    docs: dict[str, str | None] = {"": ast.get_docstring(cls)}
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+            docs[node.name] = ast.get_docstring(node)
+    return docs
+
+
+def test_every_public_name_has_a_docstring() -> None:
+    missing = []
+    for name in tarabish.__all__:
+        value = getattr(tarabish, name)
+        if inspect.isclass(value):
+            if not (value.__dict__.get("__doc__") or "").strip():
+                missing.append(name)
+            missing += [
+                f"{name}.{member}"
+                for member, attribute in public_members(value).items()
+                if callable(attribute) or isinstance(attribute, property | classmethod)
+                if not (getattr(attribute, "__doc__", None) or "").strip()
+            ]
+        elif callable(value) and not (value.__doc__ or "").strip():
+            missing.append(name)
+    assert missing == []
+
+
+@pytest.mark.parametrize("cls", STATES, ids=lambda cls: cls.__name__)
+def test_state_members_are_documented_in_help_and_in_the_stub(cls: type) -> None:
+    members = public_members(cls)
+    assert len(members) >= 20
+    stub = stub_docstrings(cls.__name__)
+    assert stub[""] == inspect.cleandoc(cls.__doc__ or "")
+    for name, member in members.items():
+        runtime = (getattr(member, "__doc__", None) or "").strip()
+        assert runtime, f"{cls.__name__}.{name} has no docstring"
+        assert stub.get(name) == inspect.cleandoc(runtime), f"the stub's {cls.__name__}.{name}"
+    shown = pydoc.render_doc(cls, renderer=pydoc.plaintext)
+    apply_doc = (cls.apply.__doc__ or "").splitlines()[0]  # type: ignore[attr-defined]
+    assert "legal_action_ids(self, /, seat=None)" in shown and apply_doc in shown
+
+
+CITATION = re.compile(r"\b(?:docs/)?([A-Z]+\.md)\b")
+
+
+def test_the_docs_cite_only_files_that_exist() -> None:
+    sources = [
+        *ROOT.glob("*.md"),
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "python").rglob("*.py"),
+        *(ROOT / "python").rglob("*.pyi"),
+        *(ROOT / "rust").rglob("*.rs"),
+        *(ROOT / "tests").glob("*.py"),
+    ]
+    known = {path.name for path in [*ROOT.glob("*.md"), *(ROOT / "docs").glob("*.md")]}
+    known |= {"README.md"}  # benches/README.md and tests/golden/README.md too
+    cited = {
+        (source.relative_to(ROOT).as_posix(), name)
+        for source in sources
+        for name in CITATION.findall(source.read_text())
+    }
+    assert {(source, name) for source, name in cited if name not in known} == set()
