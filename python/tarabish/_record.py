@@ -24,11 +24,11 @@ import importlib
 import json
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, TextIO
 
-from ._actions import Action, Phase
+from ._actions import TABLE_VERBS, Action, Phase
 from ._cards import Card, format_cards, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
 from ._rules import Rules
@@ -54,8 +54,6 @@ __all__ = [
 ]
 
 FORMAT = "tarabish-record/1"
-TABLE_VERBS = ("announce", "show", "bella", "misplay", "throw")
-"""The table-mode verbs (R8): recognised in records, refused until table mode is supported."""
 
 ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 MAX_SCORE = (1 << 30) - 1  # the largest match score both engines accept
@@ -136,13 +134,14 @@ class HandRecord:
     (four tuples of nine cards, the last three of each the kitty, R2.4) and the actions.
 
     ``texts`` are the actions as written in the record (used in error messages); ``actions``
-    are the parsed actions, whose ``str`` is the canonical text printed back.
+    are the parsed actions, whose ``str`` is the canonical text printed back. ``scores_before``
+    None means left out: the running totals (for the first hand 0 0).
     """
 
     dealer: int
     deal: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]
     actions: tuple[Action, ...]
-    scores_before: tuple[int, int] = (0, 0)
+    scores_before: tuple[int, int] | None = None
     texts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
@@ -150,13 +149,14 @@ class HandRecord:
             object.__setattr__(self, "texts", tuple(str(action) for action in self.actions))
 
     def to_dict(self) -> dict[str, Any]:
-        """The hand as the record format writes it (canonical card and action text)."""
-        return {
-            "dealer": self.dealer,
-            "scores_before": list(self.scores_before),
-            "deal": [format_cards(cards) for cards in self.deal],
-            "actions": [str(action) for action in self.actions],
-        }
+        """The hand as the record format writes it (canonical card and action text;
+        ``scores_before`` only when given)."""
+        written: dict[str, Any] = {"dealer": self.dealer}
+        if self.scores_before is not None:
+            written["scores_before"] = list(self.scores_before)
+        written["deal"] = [format_cards(cards) for cards in self.deal]
+        written["actions"] = [str(action) for action in self.actions]
+        return written
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,12 +314,6 @@ def _parse_rules(data: dict[str, Any]) -> Rules:
         raise RecordError(str(error), rule="R9") from None
     except TypeError as error:  # a non-string key, possible from Python callers only
         raise RecordError(f"bad rule options: {error}", rule="R9") from None
-    if rules.is_table_mode:
-        raise RecordError(
-            "table mode (declarations 'manual' or enforce_legal_play false) is not supported "
-            "yet: records are played in auto mode with legal play enforced",
-            rule="R8",
-        )
     return rules
 
 
@@ -368,16 +362,6 @@ def _parse_action(text: Any, hand: int, index: int) -> Action:
             hand=hand,
             action_index=index,
         )
-    words = text.split()
-    if len(words) >= 2 and words[1].lower() in TABLE_VERBS:
-        raise RecordError(
-            f"the table-mode verb {words[1].lower()!r} is not supported yet "
-            "(records are played in auto mode with legal play enforced)",
-            hand=hand,
-            action_index=index,
-            action=text,
-            rule="R8",
-        )
     try:
         return Action.parse(text)
     except TarabishError as error:
@@ -410,7 +394,8 @@ def _parse_hand(data: Any, index: int) -> HandRecord:
     dealer = data["dealer"]
     if not _is_int(dealer) or not 0 <= dealer < 4:
         raise RecordError(f"'dealer' must be a seat 0..3, got {dealer!r}", hand=index, rule="R0")
-    scores = _parse_scores(data.get("scores_before", [0, 0]), index)
+    # Left out, a hand's scores_before are the running totals (the first hand: 0 0, R7.2).
+    scores = _parse_scores(data["scores_before"], index) if "scores_before" in data else None
     deal = _parse_deal(data["deal"], index)
     texts = data["actions"]
     if not isinstance(texts, list):
@@ -428,9 +413,9 @@ def _parse_hand(data: Any, index: int) -> HandRecord:
 def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     """Check the form of a ``tarabish-record/1`` document (JSON text or the parsed object).
 
-    Checks: the format string, the known keys, the rules (R9 options, table mode refused),
-    every hand's dealer (0..3), ``scores_before`` (default [0, 0]), deal (four hands of nine
-    cards, 36 distinct cards) and action syntax (table-mode verbs refused), and that each hand's
+    Checks: the format string, the known keys, the rules (R9 options),
+    every hand's dealer (0..3), ``scores_before`` (optional), deal (four hands of nine
+    cards, 36 distinct cards) and action syntax (table-mode verbs included), and that each hand's
     dealer follows the previous dealer (R2.2). Rule checks needing play are ``play_record``'s.
     Raises ``RecordError``.
     """
@@ -535,13 +520,14 @@ def play_record(
 ) -> PlayedRecord:
     """Play a record on an engine (``tarabish`` by default, or ``tarabish.reference``, or
     ``"rust"`` / ``"reference"``), checking every action and that the hands are consecutive
-    hands of one match: each later hand's ``scores_before`` are the running totals (R7.2), no
+    hands of one match: each later hand's ``scores_before`` are the running totals (R7.2: left
+    out, they are taken as such; the output always states them), no
     hand follows one that stopped before its end (R5.3) or one that ended the match (R7.1).
     Raises ``RecordError``.
     """
     parsed = parse_record(record)
     module = _engine_module(engine)
-    totals = parsed.hands[0].scores_before
+    totals = parsed.hands[0].scores_before or (0, 0)
     played: list[PlayedHand] = []
     for index, hand in enumerate(parsed.hands):
         if index > 0:
@@ -561,13 +547,14 @@ def play_record(
                     hand=index,
                     rule="R7.1",
                 )
-            if hand.scores_before != totals:
+            if hand.scores_before is not None and hand.scores_before != totals:
                 raise RecordError(
                     f"scores_before {list(hand.scores_before)} are not the running totals "
                     f"{list(totals)} after hand {index - 1}",
                     hand=index,
                     rule="R7.2",
                 )
+        hand = replace(hand, scores_before=totals)  # the output states them
         result = _play_hand(module, parsed.rules, hand, index)
         played.append(PlayedHand(hand, result))
         if isinstance(result, HandResult):

@@ -693,6 +693,91 @@ def seeded_match() -> Record:
     return to_record(match)
 
 
+# -- table mode (docs/TABLE.md) ------------------------------------------------------------------
+
+TABLE_DEAL = [  # dealer 3: seat 0 is eldest and leads
+    "6C 7C 8C 9C KH QH AS 6D 7S",  # a fifty 9-8-7-6 of clubs; the hearts K and Q
+    "TC JC QC 8H 8D TD 6S 8S TS",  # a twenty Q-J-T of clubs
+    "KC AC 6H 7H 9H 7D 9S JS QS",  # no run
+    "TH JH AH 9D JD QD KD AD KS",  # a fifty A-K-Q-J of diamonds
+]
+
+
+def table_hand(rules: Rules, actions: list[str], play_out: bool) -> Any:
+    """The table deal with ``actions``; then, if ``play_out``, the lowest R5.1-legal card
+    each turn (no declaration, no call) until the hand is over."""
+    state = ref.HandState(3, deal=TABLE_DEAL, rules=rules)
+    for action in actions:
+        state.apply(action)
+    while play_out and not state.is_terminal:
+        state.apply(min(state.legal_action_ids()))  # cards (ids < 41) come first
+    return state
+
+
+@scenario(
+    "table_misplay_called",
+    "Table mode (enforce_legal_play false, R8.1-R8.2): seat 1 holds spades but plays the 8D to "
+    "the AS, a misplay; seat 2 calls it at once: correct, team 0 scores the count 162 and "
+    "team 1 nothing; no trick was complete, so the points are 0 0 (R8.6b).",
+)
+def table_misplay_called() -> Record:
+    rules = Rules(enforce_legal_play=False)
+    state = table_hand(rules, ["0 call H", "0 play AS", "1 play 8D", "2 misplay"], False)
+    res = state.result
+    assert res.outcome.value == "misplay" and res.call.correct and res.score == (162, 0)
+    return record(rules, [hand_dict(state)])
+
+
+@scenario(
+    "table_fifty_with_bells_thrown_in",
+    "Table mode, manual declarations and misplays allowed: diamonds trump; seat 3 announces in "
+    "trick one and calls bella with its fifty A-K-Q-J of trump (20 at once, R4.5), shows in "
+    "trick two; runs are credited at the 8th card (50). Seat 1 then throws in: team 0 scores "
+    "the count 162 + 50 + 20 = 232 (R8.3), with points 15 to 86.",
+)
+def table_thrown_in() -> Record:
+    rules = Rules(declarations="manual", enforce_legal_play=False)
+    actions = ["0 call D", "0 play AS", "1 play 6S", "2 play 9S", "3 announce", "3 bella"]
+    actions += ["3 play KS", "0 play 7S", "1 play 8S", "2 play JS", "3 show", "3 play 9D"]
+    state = table_hand(rules, [*actions, "1 throw"], False)
+    res = state.result
+    assert res.outcome.value == "throw_in" and res.score == (232, 0) and res.points == (15, 86)
+    return record(rules, [hand_dict(state)])
+
+
+@scenario(
+    "table_late_twenty",
+    "Manual declarations with late_twenty (R4.4): seat 0 announces and shows its fifty in time; "
+    "seat 3 announces a fifty, does not show it in trick two and shows it in trick three as the "
+    "twenty A-K-Q of diamonds. Runs are credited at the 12th card: seat 0's fifty beats the late "
+    "twenty (50 to team 0). The hand is played out.",
+)
+def table_late_twenty() -> Record:
+    rules = Rules(declarations="manual", late_twenty=True)
+    actions = ["0 call H", "0 announce", "0 play AS", "1 play 6S", "2 play 9S", "3 announce"]
+    actions += ["3 play KS", "0 show", "0 play 7S", "1 play 8S", "2 play JS", "3 play TH"]
+    actions += ["3 show", "3 play AD"]
+    state = table_hand(rules, actions, True)
+    res = state.result
+    assert res.runs is not None and (res.runs.seat, res.runs.points) == (0, 50)
+    assert sum(res.points) == 162 + 50
+    return record(rules, [hand_dict(state)])
+
+
+@scenario(
+    "table_first_bell_forfeited",
+    "Manual declarations (R4.5): hearts trump; seat 0 calls bella before its first trump K: table "
+    "talk, the bella is lost for the hand; nobody announces, so no run counts; played out: the "
+    "count is 162.",
+)
+def table_first_bell_forfeited() -> Record:
+    rules = Rules(declarations="manual")
+    state = table_hand(rules, ["0 call H", "0 bella", "0 play KH"], True)
+    res = state.result
+    assert res.bella is None and res.runs is None and sum(res.points) == 162
+    return record(rules, [hand_dict(state)])
+
+
 # -- numbers counted by hand ---------------------------------------------------------------------
 
 
