@@ -1,12 +1,13 @@
 """Documentation a user reaches from Python (docs/ARCHITECTURE.md, principle 8): every public
-name of ``tarabish`` has its own docstring, every public member of ``HandState`` and
-``MatchState`` too (the Rust doc comments on ``#[pymethods]`` become ``__doc__``, shown by
-``help()``), the hand-written stub ``_core.pyi`` carries the same docstrings for editors, and
-the docs cite only files that exist."""
+name of ``tarabish`` and ``tarabish.reference`` has its own docstring, every public member of
+``HandState`` and ``MatchState`` too (the Rust doc comments on ``#[pymethods]`` become
+``__doc__``, shown by ``help()``), the hand-written stub ``_core.pyi`` carries the same
+docstrings for editors, and the docs cite only files that exist."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import pydoc
 import re
@@ -40,10 +41,12 @@ def stub_docstrings(cls_name: str) -> dict[str, str | None]:
     return docs
 
 
-def test_every_public_name_has_a_docstring() -> None:
+@pytest.mark.parametrize("module", ["tarabish", "tarabish.reference"])
+def test_every_public_name_has_a_docstring(module: str) -> None:
+    engine = importlib.import_module(module)
     missing = []
-    for name in tarabish.__all__:
-        value = getattr(tarabish, name)
+    for name in engine.__all__:
+        value = getattr(engine, name)
         if inspect.isclass(value):
             if not (value.__dict__.get("__doc__") or "").strip():
                 missing.append(name)

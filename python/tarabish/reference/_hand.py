@@ -213,34 +213,44 @@ class HandState:
 
     @property
     def rules(self) -> Rules:
+        """The `Rules` the hand is played under (R9)."""
         return self._rules
 
     @property
     def dealer(self) -> int:
+        """The dealer's seat, 0-3 (R2.2)."""
         return self._dealer
 
     @property
     def scores_before(self) -> tuple[int, int]:
+        """The match totals (team 0, team 1) before this hand; they decide who is forced under
+        `forced_at` (R3.4).
+        """
         return self._scores_before
 
     @property
     def phase(self) -> Phase:
+        """Where the hand stands: `Phase.AUCTION` (R3), `Phase.PLAY` (R5) or `Phase.DONE`."""
         return self._phase
 
     @property
     def to_move(self) -> int | None:
+        """The seat to act, or None once the hand is over."""
         return self._to_move
 
     @property
     def is_terminal(self) -> bool:
+        """True once the hand is over: nine tricks played (R5.3), or nobody called (R3.3)."""
         return self._phase is Phase.DONE
 
     @property
     def trump(self) -> Suit | None:
+        """The trump `Suit`, or None before it is named (R3)."""
         return None if self._trump is None else Suit(self._trump)
 
     @property
     def caller(self) -> int | None:
+        """The seat that named trump, or None before (R3)."""
         return self._caller
 
     @property
@@ -255,6 +265,7 @@ class HandState:
 
     @property
     def actions(self) -> list[Action]:
+        """Every action taken so far, in order, as `Action` values."""
         return list(self._actions)
 
     @property
@@ -264,6 +275,9 @@ class HandState:
 
     @property
     def result(self) -> HandResult | None:
+        """The `HandResult` once the hand is over (outcome, points, score, runs, bella, tricks: R6),
+        else None.
+        """
         return self._result
 
     # -- legal actions ----------------------------------------------------------------------
@@ -662,6 +676,7 @@ class HandState:
     # -- copies, equality, pickling ---------------------------------------------------------
 
     def clone(self) -> HandState:
+        """An independent copy."""
         copy = HandState.__new__(HandState)
         copy.__dict__.update(self.__dict__)
         copy._deal = [list(cards) for cards in self._deal]
@@ -749,6 +764,9 @@ class HandState:
         }
 
     def to_json(self) -> str:
+        """The state as JSON text: rules, dealer, scores before, deal and actions
+        (docs/ENGINE.md).
+        """
         return json.dumps(self._to_dict())
 
     @classmethod

@@ -64,14 +64,17 @@ class MatchState:
 
     @property
     def rules(self) -> Rules:
+        """The `Rules` the match is played under (R9)."""
         return self._rules
 
     @property
     def seed(self) -> int:
+        """The match seed: hand i is dealt from `derive(seed, i)`."""
         return self._seed
 
     @property
     def first_dealer(self) -> int:
+        """The dealer of the first hand (R2.1)."""
         return self._first_dealer
 
     @property
@@ -86,6 +89,7 @@ class MatchState:
 
     @property
     def hand_index(self) -> int:
+        """The number of the current hand, from 0."""
         return self._hand_index
 
     @property
@@ -100,22 +104,27 @@ class MatchState:
 
     @property
     def winner(self) -> int | None:
+        """The team that won (R7.1), or None while the match goes on."""
         return self._winner
 
     @property
     def is_terminal(self) -> bool:
+        """True once the match is over (R7.1)."""
         return self._winner is not None
 
     @property
     def phase(self) -> Phase:
+        """The current hand's phase."""
         return self._hand.phase
 
     @property
     def to_move(self) -> int | None:
+        """The seat to act in the current hand, or None once the match is over."""
         return self._hand.to_move
 
     @property
     def dealer(self) -> int:
+        """The current hand's dealer (R2.2)."""
         return self._hand.dealer
 
     # -- actions --------------------------------------------------------------------------------
@@ -129,9 +138,11 @@ class MatchState:
         return self._hand.legal_action_ids(seat)
 
     def allowed_actions(self, seat: int | None = None) -> list[Action]:
+        """`allowed_action_ids(seat)` as `Action` values."""
         return self._hand.allowed_actions(seat)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """`legal_action_ids(seat)` as `Action` values."""
         return self._hand.legal_actions(seat)
 
     def apply(self, action: Action | int | str, seat: int | None = None) -> None:
@@ -158,12 +169,17 @@ class MatchState:
     # -- views ----------------------------------------------------------------------------------
 
     def observation(self, seat: int) -> Observation:
+        """What `seat` may know of the current hand (as `HandState.observation`)."""
         return self._hand.observation(seat)
 
     def information_state_tensor(self, seat: int) -> npt.NDArray[np.float32]:
+        """What `seat` knows of the current hand, as a numpy float32 vector (as
+        `HandState.information_state_tensor`).
+        """
         return self._hand.information_state_tensor(seat)
 
     def information_state_string(self, seat: int) -> str:
+        """What `seat` knows of the current hand, as text."""
         return self._hand.information_state_string(seat)
 
     def table_view(self, seat: int) -> TableView:
@@ -188,6 +204,7 @@ class MatchState:
         return [*self._history, self._hand]
 
     def clone(self) -> MatchState:
+        """An independent copy."""
         copy = MatchState.__new__(MatchState)
         copy.__dict__.update(self.__dict__)
         copy._history = list(self._history)  # finished hands are never changed again
@@ -231,6 +248,9 @@ class MatchState:
         }
 
     def to_json(self) -> str:
+        """The match as JSON text: rules, seed, first dealer, start scores and every action
+        (docs/ENGINE.md).
+        """
         return json.dumps(self._to_dict())
 
     @classmethod
