@@ -486,3 +486,87 @@ def choose_action(ids: Sequence[int], rng: random.Random, pass_bias: float) -> i
     if 40 in ids and rng.random() < pass_bias:
         return 40
     return ids[rng.randrange(len(ids))]
+
+
+# --------------------------------------------------------------------------------------------
+# Table mode (docs/TABLE.md): rules, seats acting in and out of turn, misplays, calls
+# --------------------------------------------------------------------------------------------
+
+#: Table-mode ids (docs/TABLE.md): declarations, then the two calls any seat may make.
+ANNOUNCE_ID, SHOW_ID, BELLA_ID, MISPLAY_ID, THROW_ID = 41, 42, 43, 44, 45
+NUM_TABLE_IDS = 46
+DECLARATION_IDS = (ANNOUNCE_ID, SHOW_ID, BELLA_ID)
+CALL_IDS = (MISPLAY_ID, THROW_ID)
+
+
+def table_rules_from(rng: random.Random) -> Rules:
+    """Rules with any combination of table mode's options (R4.4, R4.5, R8) and of the other R9
+    variants; mostly manual declarations and accepted misplays, so both are common."""
+    return Rules(
+        forced_at=rng.choice(FORCED_AT),
+        declarations="manual" if rng.random() < 0.8 else "auto",
+        enforce_legal_play=rng.random() < 0.25,
+        first_bell_ok=rng.random() < 0.5,
+        late_twenty=rng.random() < 0.5,
+        **{flag: rng.random() < 0.5 for flag in RULE_FLAGS},
+    )
+
+
+def table_setup_from_seed(seed: int) -> HandSetup:
+    """A random table-mode hand from one number: ``hand_setup_from_seed``'s dealer, scores and
+    deal (planted runs half the time), with table rules."""
+    setup = hand_setup_from_seed(seed)
+    rng = random.Random(seed ^ 0x7AB1E)
+    return HandSetup(
+        dealer=setup.dealer,
+        rules=table_rules_from(rng),
+        scores_before=setup.scores_before,
+        seed=setup.seed,
+        deal=setup.deal,
+        action_seed=setup.action_seed,
+        pass_bias=rng.choice((0.0, 0.3)),
+    )
+
+
+@dataclass(frozen=True)
+class TableHabits:
+    """How a random table player behaves: the chance of a misplay when one is possible, of
+    taking a declaration it may make (so declarations are forgotten or made late), and of a
+    call at a given step (any seat, in or out of turn)."""
+
+    misplay: float
+    declare: float
+    call: float
+
+    @classmethod
+    def from_rng(cls, rng: random.Random) -> TableHabits:
+        return cls(
+            misplay=rng.choice((0.0, 0.05, 0.3)),
+            declare=rng.choice((0.5, 0.9, 1.0)),
+            call=rng.choice((0.0, 0.01, 0.05)),
+        )
+
+
+def choose_table_action(
+    state: object, rng: random.Random, habits: TableHabits, pass_bias: float
+) -> tuple[int, int]:
+    """``(seat, id)``: a call by a random seat now and then, else the seat to move takes a
+    declaration, a misplay or a legal card as ``habits`` say (R8.1-R8.3, R4.4, R4.5)."""
+    mover = state.to_move  # type: ignore[attr-defined]
+    seat = rng.randrange(4)
+    if rng.random() < habits.call:
+        calls = [i for i in state.allowed_action_ids(seat) if i in CALL_IDS]  # type: ignore[attr-defined]
+        if calls:
+            return seat, rng.choice(calls)
+    allowed = state.allowed_action_ids(mover)  # type: ignore[attr-defined]
+    legal = state.legal_action_ids(mover)  # type: ignore[attr-defined]
+    declarations = [i for i in allowed if i in DECLARATION_IDS]
+    if declarations and rng.random() < habits.declare:
+        return mover, rng.choice(declarations)
+    misplays = [i for i in allowed if i < 36 and i not in legal]
+    if misplays and rng.random() < habits.misplay:
+        return mover, rng.choice(misplays)
+    plain = [i for i in legal if i <= 40]
+    if not plain:  # after a bella whose K and Q are both misplays now (R8.6e)
+        plain = [i for i in allowed if i <= 40]
+    return mover, choose_action(plain, rng, pass_bias)

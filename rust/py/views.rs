@@ -206,7 +206,13 @@ fn seat_view<'py>(py: Python<'py>, info: &InfoSet) -> PyResult<Bound<'py, PyDict
     kwargs.set_item("trump", opt_py_suit(py, info.trump())?)?;
     kwargs.set_item("caller", info.caller())?;
     kwargs.set_item("trick_leader", info.trick_leader())?;
-    kwargs.set_item("trick", py_card_tuple(py, info.current_trick())?)?;
+    // The current trick, in play only: a hand ended by a call mid-trick shows none (R8.2).
+    let trick = if info.phase() == Phase::Play {
+        info.current_trick()
+    } else {
+        &[]
+    };
+    kwargs.set_item("trick", py_card_tuple(py, trick)?)?;
     kwargs.set_item("announced", PyTuple::new(py, announced)?)?;
     kwargs.set_item("bella", info.bella())?;
     kwargs.set_item("points", PyTuple::new(py, info.points())?)?;
