@@ -7,7 +7,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::error::Error;
+use crate::error::{excerpt, Error};
 
 /// A suit, indices as R0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -65,7 +65,7 @@ impl FromStr for Suit {
         let mut chars = text.trim_matches(|c: char| c.is_ascii_whitespace()).chars();
         match (chars.next().and_then(Suit::from_letter), chars.next()) {
             (Some(suit), None) => Ok(suit),
-            _ => Err(Error::BadSuit(text.to_string())),
+            _ => Err(Error::BadSuit(excerpt(text))),
         }
     }
 }
@@ -197,22 +197,22 @@ impl fmt::Display for Card {
 
 impl FromStr for Card {
     type Err = Error;
-    /// Rank then suit, any case, `10` for `T`: `"JH"`, `"10s"`, `"th"`.
+    /// Rank then suit, ASCII only, any case, `10` for `T` (R0): `"JH"`, `"10s"`, `"th"`;
+    /// blanks around the card are allowed, inside it (`"J H"`) they are not.
     fn from_str(text: &str) -> Result<Card, Error> {
-        let bad = || Error::BadCard(text.to_string());
-        let mut chars: Vec<char> = text
+        let bad = || Error::BadCard(excerpt(text));
+        let body = text
             .trim_matches(|c: char| c.is_ascii_whitespace())
-            .chars()
-            .collect();
-        let suit = chars.pop().and_then(Suit::from_letter).ok_or_else(bad)?;
-        let rank_letter = match chars.as_slice() {
-            ['1', '0'] => 'T',
-            [one] => one.to_ascii_uppercase(),
+            .as_bytes();
+        let (rank_letter, suit_letter) = match body {
+            [b'1', b'0', suit] => (b'T', *suit),
+            [rank, suit] => (rank.to_ascii_uppercase(), *suit),
             _ => return Err(bad()),
         };
+        let suit = Suit::from_letter(suit_letter as char).ok_or_else(bad)?;
         let rank = RANK_LETTERS
             .iter()
-            .position(|&letter| letter == rank_letter)
+            .position(|&letter| letter == rank_letter as char)
             .ok_or_else(bad)?;
         Ok(Card::new(suit, Rank::from_index(rank as u8)))
     }
@@ -360,12 +360,30 @@ impl fmt::Display for CardSet {
     }
 }
 
-/// Parses space- or comma-separated card text, in order.
+/// The most cards any input holds: the deck (R1.1). Longer card lists are refused as soon as
+/// the next card is seen, before the rest is read.
+pub const MAX_CARDS: usize = 36;
+
+/// The error for a card list longer than the deck.
+pub fn too_many_cards() -> Error {
+    Error::invalid(format!(
+        "more than {MAX_CARDS} cards given: the deck has {MAX_CARDS} (R1.1)"
+    ))
+}
+
+/// Parses space- or comma-separated card text, in order; at most [`MAX_CARDS`] cards.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, Error> {
-    text.split(|c: char| c.is_ascii_whitespace() || c == ',')
+    let mut cards = Vec::new();
+    for word in text
+        .split(|c: char| c.is_ascii_whitespace() || c == ',')
         .filter(|word| !word.is_empty())
-        .map(Card::from_str)
-        .collect()
+    {
+        if cards.len() == MAX_CARDS {
+            return Err(too_many_cards());
+        }
+        cards.push(word.parse()?);
+    }
+    Ok(cards)
 }
 
 #[cfg(test)]
@@ -387,9 +405,40 @@ mod tests {
 
     #[test]
     fn bad_card_text_is_an_error_not_a_panic() {
-        for text in ["", "H", "1H", "JX", "JHH", "ÄH", "JÄ", "11H", "  "] {
+        for text in [
+            "",
+            "H",
+            "1H",
+            "JX",
+            "JHH",
+            "ÄH",
+            "JÄ",
+            "11H",
+            "  ",
+            "J H",
+            "1 0H",
+            "\u{1D7CF}H",
+        ] {
             assert!(text.parse::<Card>().is_err(), "{text:?} parsed");
         }
+        assert_eq!(" jh\t".parse::<Card>().unwrap().to_string(), "JH");
+    }
+
+    #[test]
+    fn a_bad_card_message_quotes_an_excerpt() {
+        let long = "X".repeat(1_000_000);
+        let message = long.parse::<Card>().unwrap_err().to_string();
+        assert!(message.len() < 200, "{} bytes", message.len());
+    }
+
+    #[test]
+    fn card_lists_stop_after_the_deck() {
+        let deck: Vec<String> = (0..36).map(|i| Card(i).to_string()).collect();
+        assert_eq!(parse_cards(&deck.join(" ")).unwrap().len(), MAX_CARDS);
+        // The 37th word is refused as such, whatever follows (even text that is not a card).
+        let longer = format!("{} 6C {}", deck.join(" "), "?".repeat(1_000));
+        let message = parse_cards(&longer).unwrap_err().to_string();
+        assert!(message.contains("more than 36"), "{message}");
     }
 
     #[test]

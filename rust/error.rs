@@ -26,6 +26,19 @@ impl Error {
     }
 }
 
+/// How many characters of a bad input an error message quotes (python/tarabish/_errors.py
+/// `EXCERPT_CHARS` is the same), so a megabyte of bad text makes a short message.
+pub const EXCERPT_CHARS: usize = 60;
+
+/// `text` as an error message quotes it: the first [`EXCERPT_CHARS`] characters, and the
+/// length when cut.
+pub fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

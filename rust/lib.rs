@@ -4,6 +4,7 @@
 //! Card sets are bit masks, states are `Copy`, legal actions are masks; only `py` (behind the
 //! `python` feature) knows Python exists.
 
+pub mod action_text;
 pub mod bits;
 pub mod bots;
 pub mod cards;

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from tarabish import InvalidInputError, Rules
+import tarabish
+from tarabish import Action, Card, InvalidInputError, Rank, Rules, Run, Suit
 
 # ---- Rules cross the boundary by name (R9) ----------------------------------------------
 
@@ -98,3 +99,167 @@ def test_bad_rules_values(build: Any, pattern: str) -> None:
     with pytest.raises(InvalidInputError, match=pattern) as caught:
         build()
     assert len(str(caught.value)) < 400
+
+
+# ---- one ASCII grammar for action text (R0), parsed by each engine itself ----------------
+
+NOT_ACTIONS = [
+    "\u00b2 pass",  # superscript two
+    "\u0661 pass",  # Arabic-Indic one
+    "\U0001d7cf pass",  # mathematical bold one
+    "1\u00a0pass",  # no-break space
+    "1 pass\u2003",  # em space
+    "01 pass",
+    "4 pass",
+    "-1 pass",
+    "1" * 5_000 + " pass",
+    "1 pass now",
+    "1 play J H",
+    "1 call \u0397",  # Greek capital eta
+    "1 \u0440ass",  # Cyrillic er
+    "1 play \ud800",
+    "\ud800 pass",
+    "1 PASS " + " " * 100,
+    "",
+]
+
+
+@pytest.mark.parametrize("text", NOT_ACTIONS, ids=range(len(NOT_ACTIONS)))
+def test_action_text_outside_r0_is_refused_by_both_parsers(engine: ModuleType, text: str) -> None:
+    state = engine.HandState(0, seed=5)
+    before = state.to_json()
+    with pytest.raises(InvalidInputError) as caught:
+        state.apply(text)
+    assert len(str(caught.value)) < 400
+    assert state.to_json() == before
+    with pytest.raises(InvalidInputError):
+        Action.parse(text)
+
+
+ACTIONS = ["1 pass", " 1\tPASS ", "1 Call h", "1 call H", "1 play 10s", "1 play ts", "2 pass"]
+
+
+def test_the_two_parsers_read_the_same_actions(engine_pair: tuple[ModuleType, ModuleType]) -> None:
+    rust, reference = engine_pair
+    for text in ACTIONS:
+        outcomes = []
+        for engine in (rust, reference):
+            state = engine.HandState(0, seed=5)
+            try:
+                state.apply(text)
+                outcomes.append(("applied", state.to_json()))
+            except tarabish.TarabishError as error:
+                outcomes.append((type(error).__name__, ""))
+        assert outcomes[0] == outcomes[1], text
+    assert str(Action.parse(" 1\tPASS ")) == "1 pass"
+
+
+def test_a_forged_action_is_refused(engine: ModuleType) -> None:
+    action = Action.pass_(1)
+    object.__setattr__(action, "seat", 10**40)
+    state = engine.HandState(0, seed=5)
+    with pytest.raises(InvalidInputError):
+        state.apply(action)
+
+
+# ---- one card grammar (R0) everywhere ------------------------------------------------------
+
+SURROGATE = "\ud800"
+
+
+def test_a_blank_inside_card_text_is_no_card(engine: ModuleType) -> None:
+    """R0: card text is rank then suit. ``"J H"`` is two words; as one list item it is no card
+    (``parse_cards`` agreed with neither engine's ``find_runs`` before)."""
+    with pytest.raises(InvalidInputError, match="J H"):
+        tarabish.parse_cards(["J H"])
+    with pytest.raises(InvalidInputError, match="J H"):
+        engine.find_runs(["J H"])
+    with pytest.raises(InvalidInputError):
+        Card.parse("1 0H")
+    with pytest.raises(InvalidInputError):
+        tarabish.parse_cards("J H")  # a string splits into "J" and "H", neither a card
+    assert tarabish.parse_cards([" jh\t"]) == [Card.parse("JH")]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda e: e.legal_plays(SURROGATE, "", "S"),
+        lambda e: e.legal_plays(["JH"], [], SURROGATE),
+        lambda e: e.legal_plays([SURROGATE], [], "S"),
+        lambda e: e.trick_winner([SURROGATE], "S"),
+        lambda e: e.trick_winner("JH", "\udfff"),
+        lambda e: e.find_runs([SURROGATE]),
+        lambda e: e.find_runs("6H 7H " + SURROGATE),
+        lambda e: e.card_points(SURROGATE, "H"),
+        lambda e: e.HandState(0, deal=[SURROGATE] * 4),
+        lambda e: e.HandState(0, deal=[[SURROGATE] * 9] * 4),
+        lambda e: e.compare_runs(Run(Suit.H, Rank.ACE, 3), Run(Suit.S, Rank.ACE, 3), SURROGATE),
+    ],
+    ids=range(11),
+)
+def test_lone_surrogates_are_bad_cards(engine: ModuleType, call: Any) -> None:
+    with pytest.raises(InvalidInputError):
+        call(engine)
+
+
+def test_parse_cards_bad_arguments() -> None:
+    for bad in (None, 5, b"JH", {"JH": 1}, [None], [5], [SURROGATE]):
+        with pytest.raises(InvalidInputError):
+            tarabish.parse_cards(bad)  # type: ignore[arg-type]
+
+
+# ---- bounded cost: short messages, long inputs refused early -------------------------------
+
+MEGABYTE = 1_000_000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda e: e.legal_plays("X" * MEGABYTE, "", "S"),
+        lambda e: e.legal_plays(["JH"], [], "S" * MEGABYTE),
+        lambda e: e.find_runs(["Q" * MEGABYTE]),
+        lambda e: e.HandState(0, seed=1).apply("1 " + "p" * MEGABYTE),
+        lambda e: e.HandState(0, deal=["JH " * MEGABYTE] * 4),
+        lambda e: e.HandState(0, deal=[["JH"] * MEGABYTE] * 4),
+        lambda e: e.find_runs(iter(["6H"] * MEGABYTE)),
+        lambda e: e.legal_plays(" ".join(["6C"] * MEGABYTE), "", "S"),
+    ],
+    ids=range(8),
+)
+def test_huge_inputs_make_short_messages(engine: ModuleType, call: Any) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        call(engine)
+    assert len(str(caught.value)) < 400
+
+
+def test_far_too_many_cards_are_refused_as_such(engine: ModuleType) -> None:
+    """A list longer than the deck is refused as soon as its 37th card is seen (R1.1): the rest
+    of it, even text that is no card, is never read."""
+    deck = " ".join(str(card) for card in tarabish.DECK)
+    for cards in (f"{deck} 6C {'?' * 100}", [*deck.split(), "6C", None]):
+        with pytest.raises(InvalidInputError, match="more than 36"):
+            engine.find_runs(cards)
+        with pytest.raises(InvalidInputError, match="more than 36"):
+            tarabish.parse_cards(cards)  # type: ignore[arg-type]
+
+
+# ---- forged and ill-typed values -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [3.0, [3], np.int64(3), True, "3"])
+def test_run_length_must_be_a_whole_number(length: Any) -> None:
+    with pytest.raises(InvalidInputError, match=r"R4\.1"):
+        Run(Suit.H, Rank.ACE, length)
+
+
+def test_a_forged_run_is_refused(engine: ModuleType) -> None:
+    good = Run(Suit.S, Rank.ACE, 3)
+    for name, value in (("top", 100), ("top", Rank.SEVEN), ("length", 9), ("points", 70)):
+        forged = Run(Suit.H, Rank.ACE, 3)
+        object.__setattr__(forged, name, value)
+        with pytest.raises(InvalidInputError):
+            engine.compare_runs(forged, good, "C")
+        with pytest.raises(InvalidInputError):
+            engine.run_winner([[forged], [], [], []], "C")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ._cards import Card, Suit
-from ._errors import InvalidInputError
+from ._cards import Card, Suit, ascii_lower, split_blanks
+from ._errors import InvalidInputError, excerpt
 
 CALL_BASE = 36
 PASS_ID = 40
@@ -63,6 +63,22 @@ _TABLE_BY_VERB = {kind.value: kind for kind in _TABLE_IDS}
 TABLE_VERBS = tuple(_TABLE_BY_VERB)
 """The table-mode verbs, in id order (docs/TABLE.md)."""
 
+MAX_ACTION_TEXT = 64
+"""The longest action text read (rust/action_text.rs has the same): longer text is refused
+before it is split. The longest action (``"3 announce"``) has 10 characters."""
+_SEATS = "0123"
+# Each verb of the text grammar and what follows it (one line a verb).
+_VERB_ARGUMENTS = {"pass": "none", "call": "suit", "play": "card"} | dict.fromkeys(
+    TABLE_VERBS, "none"
+)
+
+
+def _malformed(text: str) -> InvalidInputError:
+    return InvalidInputError(
+        f"malformed action {excerpt(text)}: expected '<seat 0-3> <verb> [suit or card]', "
+        f"verbs {', '.join(_VERB_ARGUMENTS)} (R0)"
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class Action:
@@ -75,11 +91,19 @@ class Action:
     suit: Suit | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.seat, bool) or not isinstance(self.seat, int) or not 0 <= self.seat < 4:
-            raise InvalidInputError(f"a seat is 0..3 (R0), got {self.seat!r}")
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``InvalidInputError`` unless this is an action of R0. The constructor runs it;
+        the engines run it again on the actions they are given (an ``Action`` changed behind the
+        constructor's back is refused, never applied)."""
+        if type(self.seat) is not int or not 0 <= self.seat < 4:
+            raise InvalidInputError(f"a seat is 0..3 (R0), got {excerpt(self.seat)}")
+        if type(self.kind) is not ActionKind:
+            raise InvalidInputError(f"an action's kind is an ActionKind, got {excerpt(self.kind)}")
         wants_card = self.kind is ActionKind.PLAY
         wants_suit = self.kind is ActionKind.CALL
-        if wants_card != isinstance(self.card, Card) or wants_suit != isinstance(self.suit, Suit):
+        if wants_card != (type(self.card) is Card) or wants_suit != (type(self.suit) is Suit):
             wants = "a card" if wants_card else "a suit" if wants_suit else "no card or suit"
             raise InvalidInputError(f"a {self.kind} action takes {wants}")
 
@@ -104,7 +128,9 @@ class Action:
         ``"throw"``), which takes no card or suit."""
         kind = verb if isinstance(verb, ActionKind) else _TABLE_BY_VERB.get(verb)
         if kind is None or kind not in _TABLE_IDS:
-            raise InvalidInputError(f"{verb!r} is not a table-mode verb ({', '.join(TABLE_VERBS)})")
+            raise InvalidInputError(
+                f"{excerpt(verb)} is not a table-mode verb ({', '.join(TABLE_VERBS)})"
+            )
         return cls(seat, kind)
 
     @property
@@ -122,7 +148,7 @@ class Action:
     def from_id(cls, action_id: int, seat: int) -> Action:
         """The action of ``seat`` with the dense id ``action_id`` (0..45)."""
         if isinstance(action_id, bool) or not isinstance(action_id, int):
-            raise InvalidInputError(f"an action id is an int 0..45 (R0), got {action_id!r}")
+            raise InvalidInputError(f"an action id is an int 0..45 (R0), got {excerpt(action_id)}")
         if 0 <= action_id < CALL_BASE:
             return cls.play(seat, Card.from_index(action_id))
         if CALL_BASE <= action_id < PASS_ID:
@@ -136,25 +162,33 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> Action:
         """``"2 call H"``, ``"1 play 6S"``, ``"0 pass"``, ``"3 announce"`` (any table verb);
-        raises ``InvalidInputError`` otherwise."""
+        raises ``InvalidInputError`` otherwise.
+
+        The grammar is R0's, ASCII only: ``<seat> <verb> [argument]``, the seat one digit 0-3,
+        words separated by ASCII blanks, the verb in any case, the argument a suit letter or card
+        text. The Rust core reads exactly the same texts (rust/action_text.rs)."""
         if not isinstance(text, str):
-            raise InvalidInputError(f"an action is text like '2 call H', got {text!r}")
-        words = text.split()
-        if len(words) < 2 or not words[0].isdigit():
-            raise InvalidInputError(f"malformed action {text!r}: expected '<seat> <verb> [arg]'")
-        seat, verb, args = int(words[0]), words[1].lower(), words[2:]
-        if verb == "pass" and not args:
-            return cls.pass_(seat)
-        if verb == "call" and len(args) == 1:
-            return cls.call(seat, args[0])
-        if verb == "play" and len(args) == 1:
-            return cls.play(seat, args[0])
-        if verb in TABLE_VERBS and not args:
-            return cls.table(seat, verb)
-        raise InvalidInputError(
-            f"malformed action {text!r}: verbs are pass, call <suit>, play <card>, "
-            f"and in table mode {', '.join(TABLE_VERBS)}"
-        )
+            raise InvalidInputError(f"an action is text like '2 call H', got {excerpt(text)}")
+        if len(text) > MAX_ACTION_TEXT:
+            raise InvalidInputError(
+                f"action text {excerpt(text)} is longer than {MAX_ACTION_TEXT} characters (R0)"
+            )
+        words = split_blanks(text)
+        if len(words) not in (2, 3):
+            raise _malformed(text)
+        seat_text, verb = words[0], ascii_lower(words[1])
+        if len(seat_text) != 1 or seat_text not in _SEATS:
+            raise InvalidInputError(
+                f"action {excerpt(text)}: the seat is one digit 0..3 (R0), got {excerpt(seat_text)}"
+            )
+        seat, reads = int(seat_text), _VERB_ARGUMENTS.get(verb)
+        if len(words) == 2 and reads == "none":
+            return cls.pass_(seat) if verb == "pass" else cls.table(seat, verb)
+        if len(words) == 3 and reads == "suit":
+            return cls.call(seat, Suit.parse(words[2]))
+        if len(words) == 3 and reads == "card":
+            return cls.play(seat, Card.parse(words[2]))
+        raise _malformed(text)
 
     def __str__(self) -> str:
         if self.card is not None:

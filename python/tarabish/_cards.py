@@ -9,13 +9,31 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from enum import IntEnum
+from typing import Any
 
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, excerpt
 
 # Card text is ASCII (R0): only these count as blanks around or between cards, as in the Rust
 # core's `is_ascii_whitespace`, so both engines read exactly the same texts.
 _BLANKS = " \t\n\r\f"
-_SEPARATORS = re.compile(r"[ \t\n\r\f,]+")
+_CARD_WORDS = re.compile(r"[^ \t\n\r\f,]+")
+_WORDS = re.compile(r"[^ \t\n\r\f]+")
+
+MAX_CARDS = 36
+"""The most cards any input holds: the deck (R1.1). Longer card lists are refused as soon as the
+next card is seen, before the rest is read (rust/cards.rs has the same)."""
+
+
+def split_blanks(text: str) -> list[str]:
+    """The words of ``text`` between ASCII blanks (R0's text is ASCII: a no-break space is not
+    a blank)."""
+    return _WORDS.findall(text)
+
+
+def ascii_lower(text: str) -> str:
+    """``text`` lower-cased if it is ASCII; other text stays as it is (and so matches no
+    keyword: ``str.lower`` would turn the Kelvin sign into k)."""
+    return text.lower() if text.isascii() else text
 
 
 def _ascii_upper(text: str) -> str:
@@ -43,11 +61,12 @@ class Suit(IntEnum):
             return cls[_ascii_upper(text)]
         except (KeyError, AttributeError):
             raise InvalidInputError(
-                f"unknown suit {text!r}: expected one of C D H S (R0)"
+                f"unknown suit {excerpt(text)}: expected one of C D H S (R0)"
             ) from None
 
 
 _RANK_LETTERS = "6789TJQKA"
+_SUIT_LETTERS = "CDHS"
 
 
 class Rank(IntEnum):
@@ -74,7 +93,7 @@ class Rank(IntEnum):
             letter = "T"
         if len(letter) != 1 or letter not in _RANK_LETTERS:
             raise InvalidInputError(
-                f"unknown rank {text!r}: expected one of 6 7 8 9 T(10) J Q K A (R0)"
+                f"unknown rank {excerpt(text)}: expected one of 6 7 8 9 T(10) J Q K A (R0)"
             )
         return cls(_RANK_LETTERS.index(letter))
 
@@ -94,7 +113,9 @@ class Card:
 
     def __new__(cls, suit: Suit, rank: Rank) -> Card:
         if not isinstance(suit, Suit) or not isinstance(rank, Rank):
-            raise InvalidInputError(f"Card needs a Suit and a Rank, got {suit!r} and {rank!r}")
+            raise InvalidInputError(
+                f"Card needs a Suit and a Rank, got {excerpt(suit)} and {excerpt(rank)}"
+            )
         return _ALL_CARDS[int(suit) * 9 + int(rank)]
 
     @classmethod
@@ -151,23 +172,24 @@ class Card:
     def from_index(cls, index: int) -> Card:
         """The card of index ``suit * 9 + rank`` (0-35, R0)."""
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 36:
-            raise InvalidInputError(f"card index {index!r} is not in 0..35 (R0)")
+            raise InvalidInputError(f"card index {excerpt(index)} is not in 0..35 (R0)")
         return _ALL_CARDS[index]
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """``"JH"``, ``"10s"``, ``"th"`` … to a card; anything else raises ``InvalidInputError``."""
+        """``"JH"``, ``"10s"``, ``"th"`` … to a card; anything else raises ``InvalidInputError``.
+
+        R0's card text, ASCII only: rank then suit, any case, ``10`` for ``T``, blanks around the
+        card but none inside it (``"J H"`` is two words, not a card)."""
         if not isinstance(text, str):
-            raise InvalidInputError(f"a card is text like 'JH', got {text!r}")
-        body = text.strip(_BLANKS)
-        if len(body) < 2:
-            raise InvalidInputError(f"unknown card {text!r}: expected rank then suit, like 'JH'")
-        try:
-            return cls(Suit.parse(body[-1]), Rank.parse(body[:-1]))
-        except InvalidInputError:
+            raise InvalidInputError(f"a card is text like 'JH', got {excerpt(text)}")
+        body = _ascii_upper(text)
+        rank = "T" if body[:-1] == "10" else body[:-1]
+        if len(rank) != 1 or rank not in _RANK_LETTERS or body[-1:] not in _SUIT_LETTERS:
             raise InvalidInputError(
-                f"unknown card {text!r}: expected rank (6-9 T J Q K A) then suit (C D H S)"
-            ) from None
+                f"unknown card {excerpt(text)}: expected rank (6-9 T J Q K A) then suit (C D H S)"
+            )
+        return _ALL_CARDS[_SUIT_LETTERS.index(body[-1]) * 9 + _RANK_LETTERS.index(rank)]
 
     def __str__(self) -> str:
         return self._text
@@ -182,11 +204,23 @@ DECK: tuple[Card, ...] = _ALL_CARDS
 
 
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
-    """``"JH 9H AS"`` (spaces or commas) or an iterable of card texts/cards, in the given order."""
-    items: Iterable[str | Card] = (
-        [word for word in _SEPARATORS.split(text) if word] if isinstance(text, str) else text
-    )
-    return [item if isinstance(item, Card) else Card.parse(item) for item in items]
+    """``"JH 9H AS"`` (spaces or commas) or an iterable of card texts/cards, in the given order;
+    at most ``MAX_CARDS``. Anything else raises ``InvalidInputError``."""
+    items: Iterable[Any]
+    if isinstance(text, str):
+        items = (word.group() for word in _CARD_WORDS.finditer(text))
+    elif isinstance(text, Iterable) and not isinstance(text, bytes | dict):
+        items = text
+    else:
+        raise InvalidInputError(f"expected cards (a list or a string), got {excerpt(text)}")
+    cards: list[Card] = []
+    for item in items:
+        if len(cards) == MAX_CARDS:
+            raise InvalidInputError(
+                f"more than {MAX_CARDS} cards given: the deck has {MAX_CARDS} (R1.1)"
+            )
+        cards.append(item if isinstance(item, Card) else Card.parse(item))
+    return cards
 
 
 def format_cards(cards: Iterable[Card]) -> str:

@@ -14,7 +14,7 @@ from rich.console import Console
 
 from . import _core
 from ._actions import Action
-from ._errors import IllegalActionError
+from ._errors import IllegalActionError, excerpt
 from ._rules import Rules
 from ._screen import (
     Choice,
@@ -129,7 +129,7 @@ class PlaySession:
             self.message = refusal(self.game, picked)
         else:
             self.message = (
-                f"{typed!r} is not an action: type 1-{len(options)} or one of "
+                f"{excerpt(typed)} is not an action: type 1-{len(options)} or one of "
                 + ", ".join(option.text for option in options)
             )
         return True

@@ -30,7 +30,7 @@ from typing import Any, TextIO
 
 from ._actions import TABLE_VERBS, Action, Phase
 from ._cards import Card, format_cards, parse_cards
-from ._errors import IllegalActionError, InvalidInputError, TarabishError
+from ._errors import IllegalActionError, InvalidInputError, TarabishError, excerpt
 from ._rules import Rules
 from ._views import HandResult, RunsResult, TrickResult
 
@@ -259,7 +259,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise RecordError(f"malformed record JSON: the key {key!r} appears twice")
+            raise RecordError(f"malformed record JSON: the key {excerpt(key)} appears twice")
         result[key] = value
     return result
 
@@ -307,7 +307,9 @@ def _check_keys(
 def _parse_rules(data: dict[str, Any]) -> Rules:
     options = data.get("rules", {})
     if not isinstance(options, dict):
-        raise RecordError(f"'rules' must be an object of R9 options, got {options!r}", rule="R9")
+        raise RecordError(
+            f"'rules' must be an object of R9 options, got {excerpt(options)}", rule="R9"
+        )
     try:
         rules = Rules.from_dict(options)
     except TarabishError as error:
@@ -320,7 +322,7 @@ def _parse_rules(data: dict[str, Any]) -> Rules:
 def _parse_deal(value: Any, hand: int) -> tuple[tuple[Card, ...], ...]:
     if not isinstance(value, list) or len(value) != 4:
         raise RecordError(
-            f"'deal' must be a list of four hands, one a seat, got {value!r}",
+            f"'deal' must be a list of four hands, one a seat, got {excerpt(value)}",
             hand=hand,
             rule="R2.4",
         )
@@ -330,7 +332,8 @@ def _parse_deal(value: Any, hand: int) -> tuple[tuple[Card, ...], ...]:
             isinstance(cards, list) and all(isinstance(card, str) for card in cards)
         ):
             raise RecordError(
-                f"seat {seat}'s deal must be a string of nine cards, got {cards!r}", hand=hand
+                f"seat {seat}'s deal must be a string of nine cards, got {excerpt(cards)}",
+                hand=hand,
             )
         try:
             parsed = tuple(parse_cards(cards))
@@ -358,7 +361,7 @@ def _parse_deal(value: Any, hand: int) -> tuple[tuple[Card, ...], ...]:
 def _parse_action(text: Any, hand: int, index: int) -> Action:
     if not isinstance(text, str):
         raise RecordError(
-            f"an action is text like '2 call H', got {text!r}",
+            f"an action is text like '2 call H', got {excerpt(text)}",
             hand=hand,
             action_index=index,
         )
@@ -378,7 +381,7 @@ def _parse_scores(value: Any, hand: int) -> tuple[int, int]:
     ):
         raise RecordError(
             f"'scores_before' must be two whole numbers 0..{MAX_SCORE} (team 0, team 1), "
-            f"got {value!r}",
+            f"got {excerpt(value)}",
             hand=hand,
         )
     return (value[0], value[1])
@@ -386,20 +389,24 @@ def _parse_scores(value: Any, hand: int) -> tuple[int, int]:
 
 def _parse_hand(data: Any, index: int) -> HandRecord:
     if not isinstance(data, dict):
-        raise RecordError(f"a hand is an object, got {data!r}", hand=index)
+        raise RecordError(f"a hand is an object, got {excerpt(data)}", hand=index)
     _check_keys(data, _HAND_KEYS, _OUTPUT_HAND_KEYS, "the hand", index)
     for key in ("dealer", "deal", "actions"):
         if key not in data:
-            raise RecordError(f"the hand has no {key!r}", hand=index)
+            raise RecordError(f"the hand has no {excerpt(key)}", hand=index)
     dealer = data["dealer"]
     if not _is_int(dealer) or not 0 <= dealer < 4:
-        raise RecordError(f"'dealer' must be a seat 0..3, got {dealer!r}", hand=index, rule="R0")
+        raise RecordError(
+            f"'dealer' must be a seat 0..3, got {excerpt(dealer)}", hand=index, rule="R0"
+        )
     # Left out, a hand's scores_before are the running totals (the first hand: 0 0, R7.2).
     scores = _parse_scores(data["scores_before"], index) if "scores_before" in data else None
     deal = _parse_deal(data["deal"], index)
     texts = data["actions"]
     if not isinstance(texts, list):
-        raise RecordError(f"'actions' must be a list of action texts, got {texts!r}", hand=index)
+        raise RecordError(
+            f"'actions' must be a list of action texts, got {excerpt(texts)}", hand=index
+        )
     actions = tuple(_parse_action(text, index, number) for number, text in enumerate(texts))
     return HandRecord(
         dealer=dealer,
@@ -425,12 +432,12 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
-        raise RecordError(f"'format' must be {FORMAT!r}, got {data.get('format')!r}")
+        raise RecordError(f"'format' must be {excerpt(FORMAT)}, got {excerpt(data.get('format'))}")
     _check_keys(data, _RECORD_KEYS, _OUTPUT_RECORD_KEYS, "the record", None)
     rules = _parse_rules(data)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
-        raise RecordError(f"'hands' must be a non-empty list of hands, got {hands_data!r}")
+        raise RecordError(f"'hands' must be a non-empty list of hands, got {excerpt(hands_data)}")
     hands = tuple(_parse_hand(hand, index) for index, hand in enumerate(hands_data))
     for index in range(1, len(hands)):
         expected = (hands[index - 1].dealer + 1) % 4
@@ -453,7 +460,9 @@ def _engine_module(engine: ModuleType | str | None) -> ModuleType:
     if isinstance(engine, ModuleType):
         return engine
     if engine not in ENGINES:
-        raise InvalidInputError(f"unknown engine {engine!r}: expected one of {sorted(ENGINES)}")
+        raise InvalidInputError(
+            f"unknown engine {excerpt(engine)}: expected one of {sorted(ENGINES)}"
+        )
     return importlib.import_module(ENGINES[engine])
 
 
@@ -682,7 +691,7 @@ def to_record(match_or_hands: Any) -> dict[str, Any]:
         if any(hand.rules != rules for hand in hands):
             raise InvalidInputError("the hands of one record are played under one set of rules")
     if not isinstance(rules, Rules):
-        raise InvalidInputError(f"not a hand or match state: rules {rules!r}")
+        raise InvalidInputError(f"not a hand or match state: rules {excerpt(rules)}")
     return {"format": FORMAT, "rules": rules.to_dict(), "hands": [_hand_dict(h) for h in hands]}
 
 

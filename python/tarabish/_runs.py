@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._cards import Card, Rank, Suit
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, excerpt
 
 RUN_POINTS = {3: 20, 4: 50}
 
@@ -24,20 +24,30 @@ class Run:
     points: int = 0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.suit, Suit) or not isinstance(self.top, Rank):
-            raise InvalidInputError(f"Run needs a Suit and a Rank, got {self.suit!r}, {self.top!r}")
-        if self.length not in RUN_POINTS or isinstance(self.length, bool):
-            raise InvalidInputError(f"a run has 3 or 4 cards (R4.1), got length {self.length!r}")
+        self.check()
+
+    def check(self) -> None:
+        """Raise ``InvalidInputError`` unless this is a run R4.1 allows. The constructor runs it;
+        the engines run it again on the runs they are given (a ``Run`` changed behind the
+        constructor's back is refused, never read)."""
+        if type(self.suit) is not Suit or type(self.top) is not Rank:
+            raise InvalidInputError(
+                f"Run needs a Suit and a Rank, got {excerpt(self.suit)}, {excerpt(self.top)}"
+            )
+        if type(self.length) is not int or self.length not in RUN_POINTS:
+            raise InvalidInputError(
+                f"a run has 3 or 4 cards (R4.1), got length {excerpt(self.length)}"
+            )
         if self.top < self.length - 1:
             raise InvalidInputError(
                 f"no run of {self.length} cards can top at {self.top} (R4.1: natural order from 6)"
             )
         expected = RUN_POINTS[self.length]
-        if self.points == 0:
+        if type(self.points) is int and self.points == 0:
             object.__setattr__(self, "points", expected)
-        elif self.points != expected:
+        elif type(self.points) is not int or self.points != expected:
             raise InvalidInputError(
-                f"a run of {self.length} cards scores {expected}, not {self.points!r} (R4.1)"
+                f"a run of {self.length} cards scores {expected}, not {excerpt(self.points)} (R4.1)"
             )
 
     @property

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from . import _core
-from ._errors import InvalidInputError
+from ._errors import InvalidInputError, excerpt
 from ._rules import Rules
 
 BOTS = ("random", "greedy")
@@ -125,7 +125,7 @@ def _bots(bots: BotSpec | Sequence[BotSpec]) -> tuple[str, str, str, str]:
         specs = specs * 2  # one bot a team: seats 0 and 2, then 1 and 3
     if len(specs) != 4:
         raise InvalidInputError(
-            f"bots: one spec for all seats, two (by team) or four (by seat); got {bots!r}"
+            f"bots: one spec for all seats, two (by team) or four (by seat); got {excerpt(bots)}"
         )
     names = [bot_spec(spec) for spec in specs]
     return (names[0], names[1], names[2], names[3])
@@ -155,9 +155,9 @@ def simulate(
         raise InvalidInputError("give exactly one of hands= or matches=")
     total = hands if hands is not None else matches
     if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-        raise InvalidInputError(f"the number of games must be a whole number, got {total!r}")
+        raise InvalidInputError(f"the number of games must be a whole number, got {excerpt(total)}")
     if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
-        raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {threads!r}")
+        raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {excerpt(threads)}")
     seats = _bots(bots)
     rules = rules if rules is not None else Rules()
     if ray_address is not None:

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ._cards import format_cards
-from ._errors import InvalidInputError, TarabishError
+from ._errors import InvalidInputError, TarabishError, excerpt
 from ._rules import Rules
 
 FORMAT = "tarabish-state/1"
@@ -41,7 +41,9 @@ def _load(text: Any, kind: str) -> dict[str, Any]:
 def _field(data: dict[str, Any], name: str, kind: type | tuple[type, ...]) -> Any:
     value = data.get(name)
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise InvalidInputError(f"state field {name!r} is missing or malformed: {value!r}")
+        raise InvalidInputError(
+            f"state field {excerpt(name)} is missing or malformed: {excerpt(value)}"
+        )
     return value
 
 
@@ -55,7 +57,9 @@ def _replay(state: Any, actions: Any, where: str, hand_index: int | None = None)
         try:
             state.apply(action)
         except TarabishError as error:
-            raise InvalidInputError(f"{where}, action {index} ({action!r}): {error}") from None
+            raise InvalidInputError(
+                f"{where}, action {index} ({excerpt(action)}): {error}"
+            ) from None
 
 
 def hand_to_json(state: Any) -> str:

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
-use crate::cards::{parse_cards, Card, CardSet, Suit};
+use crate::cards::{parse_cards, too_many_cards, Card, CardSet, Suit, MAX_CARDS};
 use crate::error::Error;
 
 static INVALID_INPUT: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -170,11 +170,11 @@ pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
         return Ok(Card::from_index_unchecked(index as u8));
     }
     if let Ok(text) = obj.cast::<PyString>() {
-        return text.to_str()?.parse::<Card>().map_err(|e| to_py_err(py, e));
+        return text_of(text).parse::<Card>().map_err(|e| to_py_err(py, e));
     }
     if obj.is_instance(class(py, &CARD_TYPE, "tarabish._cards", "Card")?)? {
-        let index: u8 = obj.getattr(pyo3::intern!(py, "index"))?.extract()?;
-        return Card::from_index(index).ok_or_else(|| invalid(py, "corrupt Card"));
+        let index = int_arg(&obj.getattr(pyo3::intern!(py, "index"))?, "Card.index", 35)?;
+        return Ok(Card::from_index_unchecked(index as u8));
     }
     Err(invalid(
         py,
@@ -189,13 +189,13 @@ pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
 pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
-        return parse_cards(text.to_str()?).map_err(|e| to_py_err(py, e));
+        return parse_cards(&text_of(text)).map_err(|e| to_py_err(py, e));
     }
     if let Ok(list) = obj.cast::<PyList>() {
-        return list.iter().map(|item| card_arg(&item)).collect();
+        return at_most_a_deck(py, list.iter().map(|item| card_arg(&item)));
     }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return tuple.iter_borrowed().map(|item| card_arg(&item)).collect();
+        return at_most_a_deck(py, tuple.iter_borrowed().map(|item| card_arg(&item)));
     }
     let iter = obj.try_iter().map_err(|_| {
         invalid(
@@ -203,14 +203,35 @@ pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             format!("expected cards (a list or a string), got {}", describe(obj)),
         )
     })?;
-    iter.map(|item| card_arg(&item?)).collect()
+    at_most_a_deck(py, iter.map(|item| card_arg(&item?)))
+}
+
+/// The cards of an iterator, refused as soon as there are more than a deck's (R1.1).
+fn at_most_a_deck(
+    py: Python<'_>,
+    cards: impl Iterator<Item = PyResult<Card>>,
+) -> PyResult<Vec<Card>> {
+    let mut out = Vec::new();
+    for card in cards {
+        if out.len() == MAX_CARDS {
+            return Err(to_py_err(py, too_many_cards()));
+        }
+        out.push(card?);
+    }
+    Ok(out)
+}
+
+/// The text of a Python string; a lone surrogate (not Unicode text) becomes U+FFFD, which no
+/// grammar of R0 accepts, so it is refused as the bad text it is.
+pub fn text_of<'a>(text: &'a Bound<'_, PyString>) -> std::borrow::Cow<'a, str> {
+    text.to_string_lossy()
 }
 
 /// A suit from a `Suit` or a suit letter.
 pub fn suit_arg(obj: &Bound<'_, PyAny>) -> PyResult<Suit> {
     let py = obj.py();
     if let Ok(text) = obj.cast::<PyString>() {
-        return text.to_str()?.parse::<Suit>().map_err(|e| to_py_err(py, e));
+        return text_of(text).parse::<Suit>().map_err(|e| to_py_err(py, e));
     }
     if let Some(index) = interned(py, &SUITS, "tarabish._cards", "Suit")?.index_of(py, obj) {
         return Ok(Suit::from_index(index as u8));

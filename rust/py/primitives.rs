@@ -5,7 +5,8 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 
 use super::convert::{
-    card_arg, cards_arg, class, int_arg, invalid, py_cards, py_deal, py_suit, suit_arg, to_py_err,
+    card_arg, cards_arg, class, describe, int_arg, invalid, py_cards, py_deal, py_suit, suit_arg,
+    to_py_err,
 };
 use super::rules::primitive_rules;
 use crate::cards::{Rank, Suit};
@@ -83,12 +84,26 @@ pub fn py_runs<'py>(py: Python<'py>, runs: &[Run]) -> PyResult<Bound<'py, PyTupl
 fn run_arg(obj: &Bound<'_, PyAny>) -> PyResult<Run> {
     let py = obj.py();
     if !obj.is_instance(class(py, &RUN_TYPE, "tarabish._runs", "Run")?)? {
-        return Err(invalid(py, "expected a tarabish.Run"));
+        return Err(invalid(
+            py,
+            format!("expected a tarabish.Run, got {}", describe(obj)),
+        ));
     }
+    // Every field read back and checked: a Run changed behind its constructor's back (top 100)
+    // is refused, not taken modulo anything.
+    let field = |name: &str, max: u64| -> PyResult<u8> {
+        Ok(int_arg(&obj.getattr(name)?, &format!("Run.{name}"), max)? as u8)
+    };
     let suit = suit_arg(&obj.getattr("suit")?)?;
-    let top: u8 = obj.getattr("top")?.extract()?;
-    let len: u8 = obj.getattr("length")?.extract()?;
-    Run::new(suit, Rank::from_index(top), len).map_err(|e| to_py_err(py, e))
+    let top = Rank::from_index(field("top", Rank::Ace as u64)?);
+    let run = Run::new(suit, top, field("length", 4)?).map_err(|e| to_py_err(py, e))?;
+    if u32::from(field("points", 50)?) != run.points() {
+        return Err(invalid(
+            py,
+            format!("a run of {} cards scores {} (R4.1)", run.len, run.points()),
+        ));
+    }
+    Ok(run)
 }
 
 /// R4.1: the runs of a hand of up to nine cards.

@@ -11,7 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 use super::convert::{
-    cards_arg, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal, to_py_err,
+    cards_arg, describe, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal,
+    text_of, to_py_err,
 };
 use super::lock::StateLock;
 use super::rules::rules_arg;
@@ -19,6 +20,7 @@ use super::views::{
     action_type, actions_list, events_list, history, ids_list, info_string, observation, opt_suit,
     py_phase, result, table_view, tensor,
 };
+use crate::action_text::parse_action;
 use crate::deal::check_deal;
 use crate::events::{hand_events, match_events};
 use crate::matches::Match;
@@ -78,7 +80,7 @@ fn since_arg(since: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
 }
 
 /// The (seat, id) of an action argument: an id (no seat: for the seat to move), an `Action`,
-/// or action text.
+/// or action text (parsed by the core, rust/action_text.rs).
 fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
     let py = action.py();
     if action.is_exact_instance_of::<pyo3::types::PyInt>() {
@@ -87,34 +89,47 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
             Ok(id) if id < NUM_ACTIONS => Ok((None, id)),
             _ => Err(invalid(
                 py,
-                format!("action id {action} is not in 0..45 (R0, docs/TABLE.md)"),
+                format!(
+                    "action id {} is not in 0..{} (R0)",
+                    describe(action),
+                    NUM_ACTIONS - 1
+                ),
             )),
         };
     }
-    let action_type = action_type(py)?;
-    let parsed;
-    let action = if action.is_instance_of::<PyString>() {
-        parsed = action_type.call_method1("parse", (action,))?;
-        &parsed
-    } else {
-        action
-    };
-    if !action.is_instance(action_type)? {
-        if !action.is_instance_of::<pyo3::types::PyBool>() {
-            // Integer-like ids (numpy integers) through `__index__`.
-            if let Ok(index) = action.call_method0(pyo3::intern!(py, "__index__")) {
-                let id = int_arg(&index, "an action id", NUM_ACTIONS as u64 - 1)? as u8;
-                return Ok((None, id));
-            }
-        }
-        return Err(invalid(
-            py,
-            "an action is an id (int), a tarabish.Action or action text like '2 call H'",
-        ));
+    if let Ok(text) = action.cast::<PyString>() {
+        let (seat, id) = parse_action(&text_of(text)).map_err(|e| to_py_err(py, e))?;
+        return Ok((Some(seat), id));
     }
-    let seat: u8 = action.getattr("seat")?.extract()?;
-    let id: u8 = action.getattr("id")?.extract()?;
-    Ok((Some(seat), id))
+    if action.is_instance(action_type(py)?)? {
+        // Checked again: an Action changed behind its constructor's back is refused.
+        action.call_method0(pyo3::intern!(py, "check"))?;
+        let seat = int_arg(
+            &action.getattr(pyo3::intern!(py, "seat"))?,
+            "Action.seat",
+            3,
+        )?;
+        let id = int_arg(
+            &action.getattr(pyo3::intern!(py, "id"))?,
+            "Action.id",
+            u8::MAX.into(),
+        )?;
+        return Ok((Some(seat as u8), id as u8));
+    }
+    if !action.is_instance_of::<pyo3::types::PyBool>() {
+        // Integer-like ids (numpy integers) through `__index__`.
+        if let Ok(index) = action.call_method0(pyo3::intern!(py, "__index__")) {
+            let id = int_arg(&index, "an action id", u64::from(NUM_ACTIONS) - 1)? as u8;
+            return Ok((None, id));
+        }
+    }
+    Err(invalid(
+        py,
+        format!(
+            "an action is an id (int), a tarabish.Action or action text like '2 call H', got {}",
+            describe(action)
+        ),
+    ))
 }
 
 fn json_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {

@@ -35,7 +35,7 @@ from .._actions import (
     Phase,
 )
 from .._cards import Card, Suit
-from .._errors import IllegalActionError, InvalidInputError
+from .._errors import IllegalActionError, InvalidInputError, excerpt
 from .._rules import Rules
 from .._runs import Run
 from .._views import (
@@ -111,7 +111,7 @@ def _parse_deal(deal: Any) -> list[list[int]]:
         seats = list(deal)
     except TypeError:
         raise InvalidInputError(
-            f"deal must be four lists of 9 cards (or four strings), got {deal!r}"
+            f"deal must be four lists of 9 cards (or four strings), got {excerpt(deal)}"
         ) from None
     if len(seats) != 4:
         raise InvalidInputError(f"a deal is four hands, one a seat (R2.4), got {len(seats)}")
@@ -384,14 +384,17 @@ class HandState:
         actor = None if seat is None else seat_number(seat, "seat")
         if isinstance(action, Action | str):
             checked = action if isinstance(action, Action) else Action.parse(action)
+            checked.check()
             if actor is not None and checked.seat != actor:
                 raise InvalidInputError(
-                    f"action {str(checked)!r} names seat {checked.seat}, but seat={actor} was given"
+                    f"action {excerpt(str(checked))} names seat {checked.seat}, "
+                    f"but seat={actor} was given"
                 )
             return checked
         if isinstance(action, bool | np.bool_) or not isinstance(action, numbers.Integral):
             raise InvalidInputError(
-                f"an action is an Action, an id 0..45 or text like '2 call H', got {action!r}"
+                "an action is an Action, an id 0..45 or text like '2 call "
+                f"H', got {excerpt(action)}"
             )
         action_id = whole_number(int(action), "an action id (R0)", 0, NUM_ACTIONS - 1)
         if actor is None:
@@ -793,7 +796,9 @@ class HandState:
             try:
                 self.apply(text)
             except IllegalActionError as error:
-                raise InvalidInputError(f"action {text!r} cannot be replayed: {error}") from None
+                raise InvalidInputError(
+                    f"action {excerpt(text)} cannot be replayed: {error}"
+                ) from None
 
 
 def _hand_from_json(text: str) -> HandState:
@@ -815,10 +820,12 @@ def _check_keys(data: Any, kind: str, keys: tuple[str, ...]) -> None:
         raise InvalidInputError("a state is a JSON object")
     if data.get("format") != STATE_FORMAT:
         raise InvalidInputError(
-            f"state format must be {STATE_FORMAT!r}, got {data.get('format')!r}"
+            f"state format must be {excerpt(STATE_FORMAT)}, got {excerpt(data.get('format'))}"
         )
     if data.get("kind") != kind:
-        raise InvalidInputError(f"state kind must be {kind!r}, got {data.get('kind')!r}")
+        raise InvalidInputError(
+            f"state kind must be {excerpt(kind)}, got {excerpt(data.get('kind'))}"
+        )
     expected = {"format", "kind", *keys}
     if set(data) != expected:
         raise InvalidInputError(
@@ -832,5 +839,5 @@ def _check_keys(data: Any, kind: str, keys: tuple[str, ...]) -> None:
 
 def _string_list(value: Any, what: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise InvalidInputError(f"{what} must be a list of strings, got {value!r}")
+        raise InvalidInputError(f"{what} must be a list of strings, got {excerpt(value)}")
     return value

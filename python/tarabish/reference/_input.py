@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .._cards import Card, Suit, parse_cards
+from .._cards import MAX_CARDS, Card, Suit, parse_cards
 from .._errors import InvalidInputError, excerpt
 from .._rules import Rules
 
@@ -35,12 +35,19 @@ def card_indices(cards: Any, what: str) -> list[int]:
     if isinstance(cards, Card):
         raise InvalidInputError(f"{what} must be several cards (a list or one string), got {cards}")
     try:
-        items: list[Any] = list(cards)
+        items = iter(cards)
     except TypeError:
         raise InvalidInputError(
-            f"{what} must be a list of cards or one string like 'JH 9H AS', got {cards!r}"
+            f"{what} must be a list of cards or one string like 'JH 9H AS', got {excerpt(cards)}"
         ) from None
-    return [card_index(item) for item in items]
+    indices: list[int] = []
+    for item in items:
+        if len(indices) == MAX_CARDS:
+            raise InvalidInputError(
+                f"{what}: more than {MAX_CARDS} cards given: the deck has {MAX_CARDS} (R1.1)"
+            )
+        indices.append(card_index(item))
+    return indices
 
 
 def check_distinct(indices: Iterable[int], what: str) -> None:
@@ -57,14 +64,16 @@ def suit_value(trump: Any) -> int:
     if isinstance(trump, Suit):
         return int(trump)
     if not isinstance(trump, str):
-        raise InvalidInputError(f"a suit is a Suit or one of C D H S (R0), got {trump!r}")
+        raise InvalidInputError(f"a suit is a Suit or one of C D H S (R0), got {excerpt(trump)}")
     return int(Suit.parse(trump))
 
 
 def whole_number(value: Any, what: str, low: int, high: int) -> int:
     """An ``int`` (not a bool) in ``low..high``, else ``InvalidInputError``."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise InvalidInputError(f"{what} must be a whole number {low}..{high}, got {value!r}")
+        raise InvalidInputError(
+            f"{what} must be a whole number {low}..{high}, got {excerpt(value)}"
+        )
     return value
 
 
@@ -85,19 +94,23 @@ MAX_SCORE = 2**30 - 1
 def score_pair(scores: Any, what: str) -> tuple[int, int]:
     """Two whole numbers 0..MAX_SCORE, one per team (R0: team 0 = seats 0 and 2)."""
     if isinstance(scores, str | bytes | dict):
-        raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
+        raise InvalidInputError(
+            f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
+        )
     try:
         items = list(scores)
     except TypeError:
         raise InvalidInputError(
-            f"{what} must be two non-negative whole numbers, got {scores!r}"
+            f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
         ) from None
     if len(items) != 2:
-        raise InvalidInputError(f"{what} must be two non-negative whole numbers, got {scores!r}")
+        raise InvalidInputError(
+            f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
+        )
     for item in items:
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= MAX_SCORE:
             raise InvalidInputError(
-                f"{what} must be two non-negative whole numbers, got {scores!r}"
+                f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
             )
     return (items[0], items[1])
 

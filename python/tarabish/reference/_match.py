@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._actions import Action, Phase
-from .._errors import IllegalActionError, InvalidInputError
+from .._errors import IllegalActionError, InvalidInputError, excerpt
 from .._rules import Rules
 from .._views import Observation, TableView
 from ._deal import deal_indices, derive
@@ -288,7 +288,7 @@ class MatchState:
                     state.apply(text)
                 except IllegalActionError as error:
                     raise InvalidInputError(
-                        f"action {text!r} of hand {index} cannot be replayed: {error}"
+                        f"action {excerpt(text)} of hand {index} cannot be replayed: {error}"
                     ) from None
         return state
 

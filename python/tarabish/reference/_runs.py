@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .._cards import Card, Rank, Suit
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, excerpt
 from .._runs import Run
 from ._input import card_indices, check_distinct, suit_value
 from ._order import KING, QUEEN, rank_of, suit_of
@@ -95,7 +95,8 @@ def is_bella_card(card: int, trump: int) -> bool:
 
 def _run_value(run: Any) -> Run:
     if not isinstance(run, Run):
-        raise InvalidInputError(f"expected a tarabish.Run, got {run!r}")
+        raise InvalidInputError(f"expected a tarabish.Run, got {excerpt(run)}")
+    run.check()
     return run
 
 
