@@ -13,29 +13,38 @@ use crate::error::{excerpt, Error};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Suit {
+    /// Clubs, index 0.
     Clubs = 0,
+    /// Diamonds, index 1.
     Diamonds = 1,
+    /// Hearts, index 2.
     Hearts = 2,
+    /// Spades, index 3.
     Spades = 3,
 }
 
 impl Suit {
+    /// The four suits in index order (R0).
     pub const ALL: [Suit; 4] = [Suit::Clubs, Suit::Diamonds, Suit::Hearts, Suit::Spades];
 
+    /// The suit of index `index` (taken mod 4).
     #[inline]
     pub const fn from_index(index: u8) -> Suit {
         Suit::ALL[(index & 3) as usize]
     }
 
+    /// The suit's index, 0..4 (R0).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The suit's letter: `C`, `D`, `H` or `S`.
     pub const fn letter(self) -> char {
         ['C', 'D', 'H', 'S'][self as usize]
     }
 
+    /// The suit of a letter, any case; `None` for any other character.
     pub fn from_letter(letter: char) -> Option<Suit> {
         match letter.to_ascii_uppercase() {
             'C' => Some(Suit::Clubs),
@@ -74,20 +83,30 @@ impl FromStr for Suit {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Rank {
+    /// The 6, lowest in natural order.
     Six = 0,
+    /// The 7.
     Seven,
+    /// The 8.
     Eight,
+    /// The 9.
     Nine,
+    /// The ten (`T`).
     Ten,
+    /// The jack.
     Jack,
+    /// The queen.
     Queen,
+    /// The king.
     King,
+    /// The ace, highest in natural order.
     Ace,
 }
 
 const RANK_LETTERS: [char; 9] = ['6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
 
 impl Rank {
+    /// The nine ranks in natural order (R0).
     pub const ALL: [Rank; 9] = [
         Rank::Six,
         Rank::Seven,
@@ -100,16 +119,19 @@ impl Rank {
         Rank::Ace,
     ];
 
+    /// The rank of index `index` (taken mod 9).
     #[inline]
     pub const fn from_index(index: u8) -> Rank {
         Rank::ALL[index as usize % 9]
     }
 
+    /// The rank's index in natural order, 0..9 (R0).
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The rank's letter: `6`-`9`, `T`, `J`, `Q`, `K` or `A`.
     pub const fn letter(self) -> char {
         RANK_LETTERS[self as usize]
     }
@@ -126,6 +148,7 @@ impl fmt::Display for Rank {
 pub struct Card(u8);
 
 impl Card {
+    /// The card of `suit` and `rank`.
     #[inline]
     pub const fn new(suit: Suit, rank: Rank) -> Card {
         Card(suit as u8 * 9 + rank as u8)
@@ -148,21 +171,25 @@ impl Card {
         Card(index)
     }
 
+    /// The card's index, `suit * 9 + rank` (0..36, R0).
     #[inline]
     pub const fn index(self) -> u8 {
         self.0
     }
 
+    /// The card's suit.
     #[inline]
     pub const fn suit(self) -> Suit {
         SUIT_OF[self.0 as usize]
     }
 
+    /// The card's rank.
     #[inline]
     pub const fn rank(self) -> Rank {
         RANK_OF[self.0 as usize]
     }
 
+    /// The set holding only this card.
     #[inline]
     pub const fn bit(self) -> CardSet {
         CardSet(1 << self.0)
@@ -223,44 +250,54 @@ impl FromStr for Card {
 pub struct CardSet(pub u64);
 
 impl CardSet {
+    /// No card.
     pub const EMPTY: CardSet = CardSet(0);
+    /// All 36 cards (R1.1).
     pub const DECK: CardSet = CardSet((1 << 36) - 1);
 
+    /// The mask: bit `i` set for the card of index `i`.
     #[inline]
     pub const fn bits(self) -> u64 {
         self.0
     }
 
+    /// True if the set holds no card.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of cards.
     #[inline]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// True if `card` is in the set.
     #[inline]
     pub const fn contains(self, card: Card) -> bool {
         self.0 & (1 << card.0) != 0
     }
 
+    /// Adds `card`.
     #[inline]
     pub fn insert(&mut self, card: Card) {
         self.0 |= 1 << card.0;
     }
 
+    /// Removes `card`.
     #[inline]
     pub fn remove(&mut self, card: Card) {
         self.0 &= !(1 << card.0);
     }
 
+    /// The cards in either set.
     #[inline]
     pub const fn union(self, other: CardSet) -> CardSet {
         CardSet(self.0 | other.0)
     }
 
+    /// The cards in both sets.
     #[inline]
     pub const fn intersect(self, other: CardSet) -> CardSet {
         CardSet(self.0 & other.0)
@@ -300,6 +337,7 @@ impl CardSet {
         Card(crate::bits::select(self.0, k) as u8)
     }
 
+    /// The cards in index order.
     pub fn iter(self) -> CardSetIter {
         CardSetIter(self.0)
     }

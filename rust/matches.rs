@@ -62,12 +62,15 @@ impl<H: MatchHand> Match<H> {
         }
     }
 
+    /// The match seed: hand `i` is dealt from `derive(seed, i)`.
     pub fn seed(&self) -> u64 {
         self.seed
     }
+    /// The dealer of the first hand (R2.1).
     pub fn first_dealer(&self) -> u8 {
         self.first_dealer
     }
+    /// The totals the match started from.
     pub fn start_scores(&self) -> [u32; 2] {
         self.start_scores
     }
@@ -75,6 +78,7 @@ impl<H: MatchHand> Match<H> {
     pub fn scores(&self) -> [u32; 2] {
         self.scores
     }
+    /// The number of the hand being played, from 0.
     pub fn hand_index(&self) -> u32 {
         self.hand_index
     }
@@ -82,6 +86,7 @@ impl<H: MatchHand> Match<H> {
     pub fn winner(&self) -> Option<u8> {
         self.winner
     }
+    /// True once the match is over (R7.1).
     pub fn is_terminal(&self) -> bool {
         self.winner.is_some()
     }

@@ -9,6 +9,7 @@ use crate::cards::Suit;
 use crate::infoset::InfoSet;
 use crate::state::{action_text, Phase, PASS};
 
+/// The length of the information-state tensor (docs/ENGINE.md).
 pub const TENSOR_SIZE: usize = 1708;
 
 const SEAT: usize = 0;

@@ -20,17 +20,20 @@ pub const fn derive(seed: u64, index: u64) -> u64 {
     mix64(seed ^ mix64(index))
 }
 
+/// The SplitMix64 generator: 64 bits of state, one add and one mix a number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
+    /// A generator seeded with `seed`.
     #[inline]
     pub const fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(GOLDEN);

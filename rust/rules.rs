@@ -105,6 +105,7 @@ pub struct TrickSoFar {
 const TRUMPED: u8 = 16;
 
 impl TrickSoFar {
+    /// A trick with no card yet.
     pub const EMPTY: TrickSoFar = TrickSoFar {
         len: 0,
         led: Suit::Clubs,
@@ -121,6 +122,7 @@ impl TrickSoFar {
         trick
     }
 
+    /// Adds the next card played to the trick (R5.2: the winner so far is kept up to date).
     #[inline(always)]
     pub fn push(&mut self, card: Card, trump: Suit) {
         let suit = card.suit();
@@ -144,11 +146,13 @@ impl TrickSoFar {
         self.len += 1;
     }
 
+    /// The number of cards played to the trick.
     #[inline]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
+    /// True before the lead.
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0

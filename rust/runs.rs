@@ -9,8 +9,11 @@ use crate::error::Error;
 /// A twenty (3 cards) or a fifty (4 cards) of one suit, `top` its highest card in natural order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Run {
+    /// The run's suit.
     pub suit: Suit,
+    /// Its highest card in natural order.
     pub top: Rank,
+    /// Its length: 3 (a twenty) or 4 (a fifty).
     pub len: u8,
 }
 
@@ -58,6 +61,7 @@ pub struct Runs {
 }
 
 impl Runs {
+    /// No run.
     pub const NONE: Runs = Runs {
         runs: [Run {
             suit: Suit::Clubs,
@@ -75,10 +79,12 @@ impl Runs {
         runs
     }
 
+    /// The runs, highest first (R4.2).
     pub fn as_slice(&self) -> &[Run] {
         &self.runs[..self.len as usize]
     }
 
+    /// True if there is no run.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

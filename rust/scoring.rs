@@ -21,6 +21,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
+    /// The outcome's name in records: `made`, `bait`, `half_bait`, `void`, `misplay`, `throw_in`.
     pub const fn name(self) -> &'static str {
         match self {
             Outcome::Made => "made",

@@ -99,8 +99,11 @@ pub struct Hand {
 /// A completed trick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TrickRecord {
+    /// The seat that led it.
     pub leader: u8,
+    /// Its cards in play order, the leader's first.
     pub cards: [Card; 4],
+    /// The seat that won it (R5.2).
     pub winner: u8,
     /// Card points, plus the 10 for the ninth trick (R1.4).
     pub points: u32,
@@ -148,21 +151,27 @@ impl Hand {
         Hand::from_deal(deal_from_seed(seed, dealer), dealer, rules, scores_before)
     }
 
+    /// The rules the hand is played under (R9).
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
+    /// The dealer's seat (R2.2).
     pub fn dealer(&self) -> u8 {
         self.dealer
     }
+    /// The match totals before the hand (they decide R3.4).
     pub fn scores_before(&self) -> [u32; 2] {
         self.scores_before
     }
+    /// The deal as received, nine cards a seat, the last three the kitty (R2.4).
     pub fn deal(&self) -> &Deal {
         &self.deal
     }
+    /// Where the hand stands: auction, play or done.
     pub fn phase(&self) -> Phase {
         self.phase
     }
+    /// True once the hand is over (R5.3, or void by R3.3).
     pub fn is_terminal(&self) -> bool {
         self.phase == Phase::Done
     }
@@ -174,6 +183,7 @@ impl Hand {
     pub fn trump(&self) -> Option<Suit> {
         (self.caller != NO_SEAT).then_some(self.trump)
     }
+    /// The seat that named trump, once named (R3).
     pub fn caller(&self) -> Option<u8> {
         (self.caller != NO_SEAT).then_some(self.caller)
     }
@@ -189,12 +199,15 @@ impl Hand {
     pub fn first_six(&self, seat: usize) -> CardSet {
         self.deal[seat][..6].iter().copied().collect()
     }
+    /// The cards played so far, in order.
     pub fn plays(&self) -> &[Card] {
         &self.plays[..self.n_plays as usize]
     }
+    /// The passes so far in the auction (R3.1).
     pub fn passes(&self) -> u8 {
         self.passes
     }
+    /// Each team's points credited so far: cards, last, runs and bella once known (R6.1).
     pub fn points(&self) -> [u32; 2] {
         self.points
     }
@@ -202,6 +215,7 @@ impl Hand {
     pub fn taken_by(&self, seat: usize) -> u32 {
         self.taken[seat] as u32
     }
+    /// How the hand ended (R6), once over.
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
@@ -659,7 +673,8 @@ mod tests {
     use crate::rng::SplitMix64;
     use crate::rules::set_points;
 
-    /// Plays random legal actions, checking the invariants of docs/TESTING.md (layer 3) after every one.
+    /// Plays random legal actions, checking the invariants of docs/TESTING.md (layer 3) after
+    /// every one.
     fn random_hand(seed: u64, rules: Rules) -> Hand {
         let mut rng = SplitMix64::new(seed);
         let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
