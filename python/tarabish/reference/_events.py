@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._cards import Card
 from .._runs import Run
 from .._views import CallResult, HandResult, RunsResult, TrickResult
 from ._input import seat_number, whole_number
+from ._order import name
 
 MAX_SEQ = 2**62
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One event without its ``seq``: ``to`` is the one seat it is for, or None (everyone)."""
 
     event: dict[str, Any]
@@ -46,13 +45,17 @@ def _cards(cards: Iterable[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
+def _names(cards: Iterable[int]) -> list[str]:
+    return [name(card) for card in cards]
+
+
 def hand_start(hand: int, dealer: int, scores: tuple[int, int]) -> Entry:
     return Entry({"kind": "hand_start", "hand": hand, "dealer": dealer, "scores": list(scores)})
 
 
-def deal(seat: int, cards: Iterable[Card]) -> Entry:
-    """R2.4: the six cards a seat sees before trump is named, in the order received."""
-    return Entry({"kind": "deal", "seat": seat, "cards": _cards(cards)}, to=seat)
+def deal(seat: int, cards: Iterable[int]) -> Entry:
+    """R2.4: the six cards a seat sees before trump is named (indices), in the order received."""
+    return Entry({"kind": "deal", "seat": seat, "cards": _names(cards)}, to=seat)
 
 
 def pass_(seat: int) -> Entry:
@@ -63,9 +66,9 @@ def call(seat: int, suit: str) -> Entry:
     return Entry({"kind": "call", "seat": seat, "suit": suit})
 
 
-def kitty(seat: int, cards: Iterable[Card]) -> Entry:
-    """R2.4: a seat's three kitty cards, seen once trump is named."""
-    return Entry({"kind": "kitty", "seat": seat, "cards": _cards(cards)}, to=seat)
+def kitty(seat: int, cards: Iterable[int]) -> Entry:
+    """R2.4: a seat's three kitty cards (indices), seen once trump is named."""
+    return Entry({"kind": "kitty", "seat": seat, "cards": _names(cards)}, to=seat)
 
 
 def announce(seat: int, size: int) -> Entry:
@@ -92,8 +95,8 @@ def bella(seat: int, counts: bool) -> Entry:
     return Entry({"kind": "bella", "seat": seat, "counts": counts})
 
 
-def play(seat: int, card: Card) -> Entry:
-    return Entry({"kind": "play", "seat": seat, "card": str(card)})
+def play(seat: int, card: int) -> Entry:
+    return Entry({"kind": "play", "seat": seat, "card": name(card)})
 
 
 def trick(index: int, result: TrickResult) -> Entry:

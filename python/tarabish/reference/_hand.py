@@ -72,6 +72,7 @@ STATE_FORMAT = "tarabish-state/1"
 BELLA_POINTS = 20  # R4.5
 DECLARATIONS = (ActionKind.ANNOUNCE, ActionKind.SHOW, ActionKind.BELLA)
 CALLS = (ActionKind.MISPLAY, ActionKind.THROW)
+TABLE_KINDS = DECLARATIONS + CALLS
 CALL_IDS = [MISPLAY_ID, THROW_ID]
 
 # docs/TABLE.md "Refusals": a table verb whose option is off does not exist in the game at all;
@@ -193,7 +194,7 @@ class HandState:
         self._events = [events.hand_start(hand_index, dealer, scores_before)]
         for seat in range(4):
             seen = deal[seat][:FIRST_SEEN]  # R2.4
-            self._events.append(events.deal(seat, [Card.from_index(card) for card in seen]))
+            self._events.append(events.deal(seat, seen))
 
     @classmethod
     def _from_indices(
@@ -413,7 +414,7 @@ class HandState:
 
     def _ended_problem(self, kind: ActionKind) -> tuple[str, str]:
         """Why an action of this kind is refused once the hand is over (docs/TABLE.md)."""
-        if kind in _OFF_RULES and self._verb_is_off(kind):
+        if kind in TABLE_KINDS and self._verb_is_off(kind):
             return _OFF_RULES[kind]
         if kind in CALLS:
             return "R8.6a", "calls come during the play, never after the hand"
@@ -429,7 +430,7 @@ class HandState:
         """Why ``action`` is forbidden now, with the rule docs/TABLE.md "Refusals" names: the
         table verb's option first, then the hand being over, then the phase, seat and card."""
         kind = action.kind
-        if kind in _OFF_RULES and self._verb_is_off(kind):
+        if kind in TABLE_KINDS and self._verb_is_off(kind):
             return _OFF_RULES[kind]
         if self._phase is Phase.DONE:
             return self._ended_problem(kind)
@@ -524,8 +525,7 @@ class HandState:
             self._to_move = self._leader
             self._bella_holder = bella_holder(self._deal, self._trump)
             for holder in range(4):  # R2.4: each seat now sees its kitty
-                kitty = [Card.from_index(card) for card in self._deal[holder][FIRST_SEEN:]]
-                self._events.append(events.kitty(holder, kitty))
+                self._events.append(events.kitty(holder, self._deal[holder][FIRST_SEEN:]))
         elif kind is ActionKind.PLAY:
             assert action.card is not None
             self._play(seat, action.card.index)
@@ -547,23 +547,24 @@ class HandState:
     def _play(self, seat: int, card: int) -> None:
         trump = self._trump
         assert trump is not None and self._caller is not None
-        held = sorted(self._held[seat])
-        enforced = self._rules.enforce_legal_play
-        if not enforced and card not in legal_indices(held, self._trick, trump, self._rules):
-            # R8.1: accepted (legal play not enforced) and recorded, known to no other seat.
-            self._misplays.append(Misplay(seat, Card.from_index(card), len(self._tricks)))
-        if not self._manual:
+        if not self._rules.enforce_legal_play:
+            held = sorted(self._held[seat])
+            if card not in legal_indices(held, self._trick, trump, self._rules):
+                # R8.1: accepted and recorded, known to no other seat until a call rules on it.
+                self._misplays.append(Misplay(seat, Card.from_index(card), len(self._tricks)))
+        runs = self._runs[seat]
+        if runs and not self._manual and self._played[seat] < 2:
             # R4.4 auto mode: the best run's size is announced with the first card, the runs
             # shown with the second.
-            if self._played[seat] == 0 and self._runs[seat]:
-                self._events.append(events.announce(seat, self._runs[seat][0].points))
-            if self._played[seat] == 1 and self._runs[seat]:
-                self._events.append(events.show(seat, tuple(self._runs[seat]), False))
+            if self._played[seat] == 0:
+                self._events.append(events.announce(seat, runs[0].points))
+            else:
+                self._events.append(events.show(seat, tuple(runs), False))
         self._held[seat].remove(card)
         self._played[seat] += 1
         self._trick.append(card)
         self._declared.bella_pending = None
-        self._events.append(events.play(seat, Card.from_index(card)))
+        self._events.append(events.play(seat, card))
         # R4.5 auto mode: bella is credited as its holder plays the second of the trump K and Q.
         if not self._manual and seat == self._bella_holder and is_bella_card(card, trump):
             if not any(is_bella_card(other, trump) for other in self._held[seat]):

@@ -72,9 +72,12 @@ def trick_strength(card: int, led: int, trump: int) -> int:
     return -1
 
 
+CARD_TEXT = tuple(str(Card.from_index(card)) for card in range(36))
+
+
 def name(card: int) -> str:
     """Card text (R0), e.g. ``"JH"``."""
-    return str(Card.from_index(card))
+    return CARD_TEXT[card]
 
 
 def names(cards: list[int]) -> str:
