@@ -287,6 +287,15 @@ REFUSALS = [
     (MANUAL, ["0 call H", "0 play AS", "1 play 6S"], "2 announce", None, "R8.6d"),
     (MANUAL, ["0 call H", *TRICK_ONE], "0 announce", None, "R8.6d"),
     (MANUAL, ["0 call H", *TRICK_ONE], "0 show", None, "R8.6d"),
+    (MANUAL, ["0 call H", "0 play AS"], "0 announce", None, "R8.6d"),  # after its card
+    # late_twenty shows a fifty late, never a twenty (seat 1 announced 20).
+    (
+        Rules(declarations="manual", late_twenty=True),
+        ["0 call H", "0 play AS", "1 announce", *TRICK_ONE[1:], *TRICK_TWO, "3 play AD"],
+        "1 show",
+        None,
+        "R8.6d",
+    ),
     (MANUAL, ["0 call H"], "2 bella", None, "R8.6e"),
     (MANUAL, [], "0 bella", None, "R8.6e"),
     (MANUAL, ["0 call H", "0 bella"], "0 bella", None, "R8.6e"),
@@ -362,6 +371,42 @@ def test_events_in_the_documented_order(engine: ModuleType) -> None:
     }
     assert events[-2] == {"seq": 25, "kind": "throw", "seat": 1, "team": 0, "count": 232}
     assert events[-1]["result"] == state.result.to_dict()
+
+
+def test_auto_mode_events_declare_with_the_cards(engine: ModuleType) -> None:
+    # R4.4 auto mode: the announcement with a seat's first card, the runs with its second, the
+    # runs winner once every seat has played twice (after that trick's event).
+    state = hand(engine, Rules(), ["0 call D", *TRICK_ONE, *TRICK_TWO[:3], "3 play 9D"])
+    kinds = [(event["kind"], event.get("seat")) for event in state.events()][2:]
+    assert kinds == [
+        ("announce", 0),
+        ("play", 0),
+        ("announce", 1),
+        ("play", 1),
+        ("play", 2),
+        ("announce", 3),
+        ("play", 3),
+        ("trick", None),
+        ("show", 0),
+        ("play", 0),
+        ("show", 1),
+        ("play", 1),
+        ("play", 2),
+        ("show", 3),
+        ("play", 3),
+        ("trick", None),
+        ("runs", 3),
+    ]
+    shows = [event for event in state.events() if event["kind"] == "show"]
+    assert shows[1] == {
+        "seq": shows[1]["seq"],
+        "kind": "show",
+        "seat": 1,
+        "cards": ["TC", "JC", "QC"],
+        "runs": [{"suit": "C", "top": "Q", "length": 3}],
+        "late": False,
+    }
+    assert state.events()[-1] == {"seq": 27, "kind": "runs", "seat": 3, "points": 50}
 
 
 def test_events_are_filtered_per_seat_and_resume(engine: ModuleType) -> None:
