@@ -212,6 +212,12 @@ def _replay(args: argparse.Namespace) -> int:
     return max(replay_main(path, engine=args.engine, check=args.check) for path in args.files)
 
 
+def _analyze(args: argparse.Namespace) -> int:
+    from ._analyze import analyze_main
+
+    return analyze_main(args.file, as_json=args.json, worst=args.worst, threads=args.threads)
+
+
 def _play(args: argparse.Namespace) -> int:
     from ._play import play_main
 
@@ -328,6 +334,32 @@ def _replay_parser(commands: _Commands) -> None:
     )
 
 
+def _analyze_parser(commands: _Commands) -> None:
+    analyze = _command(
+        commands,
+        "analyze",
+        _analyze,
+        summary="the double-dummy loss of every card played in a record",
+        description="For every card played in a tarabish-record/1 file (docs/RECORDS.md), the "
+        "points the playing seat's team lost against the double-dummy best at that moment "
+        "(every card known, best play by all four; docs/SOLVER.md): summed per seat and per "
+        "hand, with the worst plays listed. A malformed or illegal record exits 2 with one "
+        "line naming the hand, the action and the rule.",
+    )
+    analyze.add_argument("file", metavar="FILE", help="the record (JSON), - for standard input")
+    analyze.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    analyze.add_argument(
+        "--worst",
+        type=_count,
+        default=10,
+        metavar="N",
+        help="how many of the worst plays to list (default 10)",
+    )
+    analyze.add_argument(
+        "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
+    )
+
+
 def _play_parser(commands: _Commands) -> None:
     play = _command(
         commands,
@@ -400,6 +432,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _simulate_parser(commands)
     _replay_parser(commands)
+    _analyze_parser(commands)
     _play_parser(commands)
     _serve_parser(commands)
     return parser

@@ -1,0 +1,229 @@
+"""``tarabish analyze``: the double-dummy loss of every card played in a ``tarabish-record/1``
+record (docs/SOLVER.md, "Analysing records").
+
+At each play, the solver gives the value of the position for the playing seat's team (the
+points it still takes with best play by all four, every card known) and the value of the card
+actually played; the difference is what that card lost. A hand's losses are summed per seat;
+the worst plays are listed. Along a hand, a team's points taken in tricks equal its value when
+trump was named, minus its own losses, plus the other team's.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ._actions import ActionKind, Phase
+from ._cards import Card
+from ._errors import TarabishError
+from ._record import Record, _read, parse_record, play_record
+from ._solve import solve_many
+from ._views import Solution
+
+FORMAT = "tarabish-analysis/1"
+WORST_PLAYS = 10
+"""How many of the worst plays the report lists by default."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLoss:
+    """One card played: where (``hand`` of the record, ``action`` index in it, ``trick`` 0-8),
+    by whom, the position's value and the played card's value for the seat's team, what it lost
+    and the cards that were best."""
+
+    hand: int
+    action: int
+    trick: int
+    seat: int
+    card: Card
+    value: int
+    played_value: int
+    best: tuple[Card, ...]
+
+    @property
+    def loss(self) -> int:
+        """Points the seat's team lost with this card against the double-dummy best."""
+        return self.value - self.played_value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "action": self.action,
+            "trick": self.trick,
+            "seat": self.seat,
+            "card": str(self.card),
+            "value": self.value,
+            "played_value": self.played_value,
+            "loss": self.loss,
+            "best": [str(card) for card in self.best],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """The plays of one hand of the record, with the double-dummy value of each team when
+    trump was named (``start_values``; None for a hand never played, e.g. void)."""
+
+    hand: int
+    plays: tuple[PlayLoss, ...]
+    start_values: tuple[int, int] | None
+
+    @property
+    def loss_by_seat(self) -> tuple[int, int, int, int]:
+        losses = [0, 0, 0, 0]
+        for play in self.plays:
+            losses[play.seat] += play.loss
+        return (losses[0], losses[1], losses[2], losses[3])
+
+    def to_dict(self) -> dict[str, Any]:
+        by_seat = self.loss_by_seat
+        return {
+            "hand": self.hand,
+            "start_values": None if self.start_values is None else list(self.start_values),
+            "loss_by_seat": list(by_seat),
+            "loss_by_team": [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]],
+            "plays": [play.to_dict() for play in self.plays],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Every hand of a record analysed."""
+
+    hands: tuple[HandAnalysis, ...]
+
+    @property
+    def loss_by_seat(self) -> tuple[int, int, int, int]:
+        totals = [0, 0, 0, 0]
+        for hand in self.hands:
+            for seat, loss in enumerate(hand.loss_by_seat):
+                totals[seat] += loss
+        return (totals[0], totals[1], totals[2], totals[3])
+
+    def worst(self, count: int = WORST_PLAYS) -> list[PlayLoss]:
+        """The ``count`` plays that lost most (ties in play order), losses above 0 only."""
+        plays = [play for hand in self.hands for play in hand.plays if play.loss > 0]
+        return sorted(plays, key=lambda play: -play.loss)[:count]
+
+    def to_dict(self, worst: int = WORST_PLAYS) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "loss_by_seat": list(self.loss_by_seat),
+            "hands": [hand.to_dict() for hand in self.hands],
+            "worst": [play.to_dict() for play in self.worst(worst)],
+        }
+
+
+def analyze(record: str | bytes | dict[str, Any] | Record, threads: int = 0) -> Analysis:
+    """The double-dummy loss of every card played in ``record`` (checked first, as
+    ``replay`` does: a bad record raises ``RecordError``). The positions are solved on
+    ``threads`` threads (0: every core)."""
+    from . import _core
+
+    parsed = parse_record(record)
+    play_record(parsed)  # every action checked, hands consecutive
+    hands = []
+    for index, hand in enumerate(parsed.hands):
+        state = _core.HandState(
+            hand.dealer,
+            deal=[list(cards) for cards in hand.deal],
+            rules=parsed.rules,
+            scores_before=hand.scores_before,
+        )
+        positions: list[tuple[int, int, Card, _core.HandState]] = []
+        for number, action in enumerate(hand.actions):
+            if action.kind is ActionKind.PLAY and state.phase is Phase.PLAY:
+                assert action.card is not None
+                positions.append((number, action.seat, action.card, state.clone()))
+            state.apply(str(action))
+        solutions = solve_many([position[3] for position in positions], threads)
+        plays = tuple(
+            _play_loss(index, number, played // 4, seat, card, solution)
+            for played, ((number, seat, card, _), solution) in enumerate(
+                zip(positions, solutions, strict=True)
+            )
+        )
+        start = None
+        if solutions:
+            first = solutions[0]
+            team = first.seat % 2
+            other = first.points_left - first.value
+            start = (first.value, other) if team == 0 else (other, first.value)
+        hands.append(HandAnalysis(index, plays, start))
+    return Analysis(tuple(hands))
+
+
+def _play_loss(
+    hand: int, number: int, trick: int, seat: int, card: Card, solution: Solution
+) -> PlayLoss:
+    return PlayLoss(
+        hand=hand,
+        action=number,
+        trick=trick,
+        seat=seat,
+        card=card,
+        value=solution.value,
+        played_value=solution.values[card.index],
+        best=tuple(Card.from_index(best) for best in solution.best),
+    )
+
+
+def format_analysis(analysis: Analysis, worst: int = WORST_PLAYS) -> str:
+    """The readable report: each hand's losses by seat and team, the record's by seat, and the
+    worst plays."""
+    lines = []
+    for hand in analysis.hands:
+        by_seat = hand.loss_by_seat
+        if hand.start_values is None:
+            lines.append(f"hand {hand.hand}: no card played")
+            continue
+        lines.append(
+            f"hand {hand.hand}: double-dummy values when trump was named "
+            f"{hand.start_values[0]} / {hand.start_values[1]}; points lost by seat "
+            + " ".join(f"{seat}:{loss}" for seat, loss in enumerate(by_seat))
+            + f"; by team {by_seat[0] + by_seat[2]} / {by_seat[1] + by_seat[3]}"
+        )
+    total = analysis.loss_by_seat
+    lines.append("record: points lost by seat " + " ".join(f"{s}:{v}" for s, v in enumerate(total)))
+    plays = analysis.worst(worst)
+    lines.append(
+        "worst plays:" if plays else "worst plays: none (every card was double-dummy best)"
+    )
+    for play in plays:
+        lines.append(
+            f"  hand {play.hand} trick {play.trick + 1}: seat {play.seat} played {play.card}, "
+            f"lost {play.loss} ({play.played_value} instead of {play.value}; best "
+            + " ".join(str(card) for card in play.best)
+            + ")"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def analyze_main(
+    path: str,
+    *,
+    as_json: bool = False,
+    worst: int = WORST_PLAYS,
+    threads: int = 0,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``tarabish analyze FILE``: print the report (JSON with ``as_json``) and return 0; on a bad
+    record or an unreadable file print one line to ``err`` and return 2."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        analysis = analyze(_read(path), threads)
+    except OSError as error:
+        print(f"tarabish analyze: cannot read {path}: {error.strerror or error}", file=err)
+        return 2
+    except TarabishError as error:
+        print(f"tarabish analyze: {' '.join(str(error).split())}", file=err)
+        return 2
+    if as_json:
+        out.write(json.dumps(analysis.to_dict(worst), indent=2) + "\n")
+    else:
+        out.write(format_analysis(analysis, worst))
+    return 0
