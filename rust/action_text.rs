@@ -1,4 +1,4 @@
-//! Action text, the record format's form of an action (RULES.md R0, DESIGN.md):
+//! Action text, the record format's form of an action (docs/RULES.md R0, docs/RECORDS.md):
 //! `"<seat> <verb> [argument]"`, e.g. `"2 call H"`, `"1 play 6S"`, `"0 pass"`. The grammar
 //! is ASCII: the seat is one digit 0-3, words are separated by ASCII blanks, the verb is any
 //! case, the argument is a suit letter or card text (cards.rs). The Python `Action.parse`
