@@ -22,6 +22,7 @@ pub mod sim;
 pub mod solver;
 pub mod state;
 pub mod table;
+pub mod tournament;
 pub mod variants;
 
 pub use cards::{parse_cards, Card, CardSet, Rank, Suit};

@@ -240,14 +240,21 @@ pub fn simulate_serial(batch: &Batch, range: Range<u64>, matches: bool) -> Summa
 
 /// Like [`simulate`], on `threads` threads (0: all cores; 1: the calling thread, no pool).
 pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usize) -> Summary {
-    match threads {
-        0 => return simulate(batch, range, matches),
-        1 => return simulate_serial(batch, range, matches),
-        _ => {}
+    if threads == 1 {
+        return simulate_serial(batch, range, matches);
+    }
+    on_pool(threads, || simulate(batch, range, matches))
+}
+
+/// Runs `work` (rayon work) on `threads` threads: 0 means rayon's global pool (all cores);
+/// otherwise a pool of that size, or the global pool if one cannot be built.
+pub fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    if threads == 0 {
+        return work();
     }
     match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(|| simulate(batch, range, matches)),
-        Err(_) => simulate(batch, range, matches),
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
     }
 }
 

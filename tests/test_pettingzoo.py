@@ -166,7 +166,13 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 @pytest.mark.parametrize(
     "options",
-    [{"episode": "set"}, {"reward": "points"}, {"render_mode": "rgb_array"}, {"rules": "x"}],
+    [
+        {"episode": "set"},
+        {"reward": "points"},
+        {"render_mode": "rgb_array"},
+        {"rules": "x"},
+        {"rules": tb.Rules(declarations="manual")},
+    ],
 )
 def test_bad_options_are_refused(options: dict[str, object]) -> None:
     with pytest.raises(tb.InvalidInputError):

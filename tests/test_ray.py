@@ -1,6 +1,7 @@
 """Batches on a Ray cluster (python/tarabish/_ray.py, extra ``ray``): a local Ray instance of two
-CPUs, started by the test, plays ranges of games; the counts equal the local run's for the same
-seed, because game i always uses seed derive(seed, i) and dealer i % 4 (docs/ENGINE.md)."""
+CPUs, started by the test, plays ranges of games (simulate) and of duplicate pairs (tournaments);
+the counts equal the local run's for the same seed, because game i always uses seed
+derive(seed, i) and dealer i % 4 (docs/ENGINE.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from itertools import pairwise
+from typing import Any
 
 import pytest
 import ray
@@ -63,18 +65,28 @@ def test_ray_runs_equal_local_runs(cluster: str) -> None:
     with pytest.raises(tb.InvalidInputError, match="seed"):
         tb.simulate(hands=10, seed=2**64, ray_address=cluster)
 
+    remote_tournament = tb.tournament("greedy", "random", 203, seed=3, ray_address=cluster)
+    local_tournament = tb.tournament("greedy", "random", 203, seed=3)
+    assert remote_tournament.counts() == local_tournament.counts()
+    assert remote_tournament.threads == 2
+
     # The command line connects to the same cluster by its address.
+    summary = cli("simulate", "--hands", "20000", "--seed", "4", "--ray", cluster)
+    expected = tb.simulate(hands=20000, seed=4).counts()
+    assert {key: summary[key] for key in expected} == expected
+    shown = cli("tournament", "greedy", "random", "--deals", "100", "--ray", cluster)
+    expected = tb.tournament("greedy", "random", 100).counts()
+    assert {key: shown[key] for key in expected} == expected
+
+
+def cli(*args: str) -> Any:
+    """The JSON that ``tarabish ARGS --json`` prints."""
     done = subprocess.run(
-        [
-            *(sys.executable, "-m", "tarabish", "simulate", "--hands", "20000", "--seed", "4"),
-            *("--json", "--no-progress", "--ray", cluster),
-        ],
+        [sys.executable, "-m", "tarabish", *args, "--json", "--no-progress"],
         capture_output=True,
         text=True,
         timeout=120,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    summary = json.loads(done.stdout)
-    expected = tb.simulate(hands=20000, seed=4).counts()
-    assert {key: summary[key] for key in expected} == expected
+    return json.loads(done.stdout)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     )
     from ._simulate import Summary, bot_action, bot_spec, simulate
     from ._solve import solve, solve_many
+    from ._tournament import TournamentResult, tournament
 
 # The names that need the Rust extension, by the module that defines them. They are imported on
 # first use (PEP 562 ``__getattr__``), so that ``import tarabish.reference`` (whose values live
@@ -70,6 +71,7 @@ _LAZY = {
     ),
     **dict.fromkeys(("Summary", "bot_action", "bot_spec", "simulate"), "._simulate"),
     **dict.fromkeys(("solve", "solve_many"), "._solve"),
+    **dict.fromkeys(("TournamentResult", "tournament"), "._tournament"),
 }
 
 
@@ -118,6 +120,7 @@ __all__ = [
     "Summary",
     "TableView",
     "TarabishError",
+    "TournamentResult",
     "TrickResult",
     "__version__",
     "bot_action",
@@ -136,5 +139,6 @@ __all__ = [
     "solve",
     "solve_many",
     "to_record",
+    "tournament",
     "trick_winner",
 ]

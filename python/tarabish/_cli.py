@@ -9,13 +9,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from ._errors import TarabishError
-from ._progress import progress_bar
+from ._progress import ProgressCallback, progress_bar
 from ._rules import Rules
-from ._simulate import BOTS, Summary, simulate
+from ._simulate import BOTS, Summary, bot_spec, simulate
+from ._tournament import TournamentResult, tournament
 
 _SEED_MAX = 2**64 - 1
 _POINTS_MAX = 65535
@@ -81,6 +82,14 @@ def _bot(text: str) -> str:
     return text
 
 
+def _bot_spec(text: str) -> str:
+    """A bot spec (``name`` or ``name:key=value,...``), checked by the core."""
+    try:
+        return bot_spec(text)
+    except TarabishError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _bot_list(text: str) -> list[str]:
     """One bot for every seat, two (team 0, team 1) or four (by seat), comma-separated."""
     names = [_bot(name.strip()) for name in text.split(",")]
@@ -115,7 +124,13 @@ def _add_rule_flags(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=meaning)
 
 
-def _add_ray_flag(parser: argparse.ArgumentParser) -> None:
+def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """The flags of a batch command (simulate, tournament): seed, threads, JSON, Ray, progress."""
+    parser.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
+    parser.add_argument(
+        "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
+    )
+    parser.add_argument("--json", action="store_true", help=f"print the {what} as JSON")
     parser.add_argument(
         "--ray",
         metavar="ADDRESS",
@@ -123,6 +138,11 @@ def _add_ray_flag(parser: argparse.ArgumentParser) -> None:
         help="play on the Ray cluster at ADDRESS (host:port of its head, auto, or local for a "
         "new instance on this machine; needs pip install 'tarabish[ray]'): the same results as "
         "a local run",
+    )
+    parser.add_argument(
+        "--no-progress",
+        action="store_true",
+        help="no progress bar (it is drawn only when standard error is a terminal)",
     )
 
 
@@ -187,19 +207,52 @@ def _simulate(args: argparse.Namespace) -> int:
     games = {"matches": args.matches} if args.matches is not None else {"hands": args.hands}
     unit = "matches" if args.matches is not None else "hands"
     with progress_bar(unit) as progress:
-        summary = simulate(
-            **games,
-            seed=args.seed,
-            bots=args.bots,
-            rules=_rules(args),
-            threads=args.threads,
-            progress=None if args.no_progress else progress,
-            ray_address=args.ray,
-        )
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print(format_summary(summary))
+        summary = simulate(**games, bots=args.bots, **_batch_options(args, progress))
+    print(json.dumps(summary.to_dict(), indent=2) if args.json else format_summary(summary))
+    return 0
+
+
+def _batch_options(args: argparse.Namespace, progress: ProgressCallback | None) -> dict[str, Any]:
+    """The keyword arguments that ``simulate`` and ``tournament`` share, from the flags that
+    ``_add_batch_flags`` adds."""
+    return {
+        "seed": args.seed,
+        "rules": _rules(args),
+        "threads": args.threads,
+        "progress": None if args.no_progress else progress,
+        "ray_address": args.ray,
+    }
+
+
+def format_tournament(result: TournamentResult) -> str:
+    """The readable summary printed by ``tarabish tournament``."""
+    a, b = result.bots
+    low, high = result.win_rate_interval
+    margin_low, margin_high = result.margin_interval
+    per_hand = result.points_per_hand
+    won_both, split, lost_both = result.pairs_won
+    return "\n".join(
+        [
+            f"{a} (A) against {b} (B): {result.deals:,} deals, each played twice with the teams "
+            f"swapped: {result.matches:,} matches, {result.hands:,} hands",
+            f"A won {result.wins[0]:,} matches, B {result.wins[1]:,}: A's win rate "
+            f"{100 * result.win_rate:.1f}% (95% interval {100 * low:.1f}% to {100 * high:.1f}%, "
+            "Wilson)",
+            f"duplicate pairs: A won both {won_both:,}, one each {split:,}, B won both "
+            f"{lost_both:,}",
+            f"points a hand: A {per_hand[0]:.1f}, B {per_hand[1]:.1f}; A's margin "
+            f"{result.margin_per_hand:+.1f} (95% interval {margin_low:+.1f} to "
+            f"{margin_high:+.1f}, pairs as units)",
+            f"seed {result.seed}, {result.seconds:.2f} s on {result.threads or 'all'} threads, "
+            f"{result.matches_per_second:,.0f} matches/s",
+        ]
+    )
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    with progress_bar("deals") as progress:
+        result = tournament(args.a, args.b, args.deals, **_batch_options(args, progress))
+    print(json.dumps(result.to_dict(), indent=2) if args.json else format_tournament(result))
     return 0
 
 
@@ -286,10 +339,6 @@ def _simulate_parser(commands: _Commands) -> None:
     games.add_argument(
         "--matches", type=_count, default=None, metavar="N", help="whole matches to play instead"
     )
-    sim.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
-    sim.add_argument(
-        "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
-    )
     sim.add_argument(
         "--bots",
         type=_bot_list,
@@ -298,14 +347,37 @@ def _simulate_parser(commands: _Commands) -> None:
         help=f"bots from {', '.join(BOTS)}: one for every seat, two (team 0, team 1) or four "
         "(by seat), comma-separated (default random)",
     )
-    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    _add_ray_flag(sim)
-    sim.add_argument(
-        "--no-progress",
-        action="store_true",
-        help="no progress bar (it is drawn only when standard error is a terminal)",
-    )
+    _add_batch_flags(sim, "summary")
     _add_rule_flags(sim)
+
+
+def _tournament_parser(commands: _Commands) -> None:
+    parser = _command(
+        commands,
+        "tournament",
+        _tournament,
+        summary="duplicate-deal matches between two bots, with confidence intervals",
+        description="Bot A against bot B in matches to the target: every deal is played twice, "
+        "A on seats 0 and 2 and then on 1 and 3, so both get the same cards. Prints the win "
+        "rate with its 95% Wilson interval and the points a hand with a 95% interval over the "
+        "duplicate pairs. The same seed gives the same result on any threads or cluster.",
+    )
+    parser.add_argument(
+        "a",
+        type=_bot_spec,
+        metavar="A",
+        help=f"bot A: a name ({', '.join(BOTS)}) or a spec with parameters, name:key=value,...",
+    )
+    parser.add_argument("b", type=_bot_spec, metavar="B", help="bot B, the same way")
+    parser.add_argument(
+        "--deals",
+        type=_count,
+        default=1000,
+        metavar="N",
+        help="deals, each played twice (default 1000: 2000 matches)",
+    )
+    _add_batch_flags(parser, "result")
+    _add_rule_flags(parser)
 
 
 def _replay_parser(commands: _Commands) -> None:
@@ -431,6 +503,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"tarabish {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _simulate_parser(commands)
+    _tournament_parser(commands)
     _replay_parser(commands)
     _analyze_parser(commands)
     _play_parser(commands)

@@ -29,6 +29,7 @@ __all__ = [
     "simulate",
     "solve",
     "solve_many",
+    "tournament",
     "trick_winner",
 ]
 
@@ -73,6 +74,15 @@ def simulate(
     rules: Rules | None = None,
     threads: int = 0,
     matches: bool = False,
+) -> dict[str, Any]: ...
+def tournament(
+    *,
+    start: int,
+    stop: int,
+    seed: int,
+    bots: Sequence[str],
+    rules: Rules | None = None,
+    threads: int = 0,
 ) -> dict[str, Any]: ...
 
 @final

@@ -60,7 +60,8 @@ def run(
 ) -> tuple[Counts, int]:
     """Plays games ``0 .. total`` as ``play(start, stop)`` tasks on the cluster at ``address``
     and returns the summed counts and the number of CPUs the cluster had. ``play`` must be a
-    picklable (module-level) function of the tarabish package, which every node imports.
+    picklable callable (module-level functions and classes of the tarabish package, which
+    every node imports).
     ``progress(done, total)`` is called as ranges finish."""
     ray = connect(address)
     cpus = int(ray.cluster_resources().get("CPU", 1))

@@ -4,13 +4,13 @@ with the interpreter released (rust/sim.rs). Game ``i`` of a batch uses seed
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
 from . import _core
+from ._batch import run_batch
 from ._errors import InvalidInputError, excerpt
 from ._rules import Rules
 
@@ -160,69 +160,19 @@ def simulate(
         raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {excerpt(threads)}")
     seats = _bots(bots)
     rules = rules if rules is not None else Rules()
-    if ray_address is not None:
-        return _simulate_on_ray(
-            ray_address, total, matches is not None, seed, seats, rules, progress
-        )
     play = partial(
-        _play_range,
-        seed=seed,
-        bots=seats,
-        rules=rules,
-        matches=matches is not None,
-        threads=threads,
+        _core.simulate, seed=seed, bots=list(seats), rules=rules, matches=matches is not None
     )
     per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
-    totals: dict[str, Any] | None = None
-    start = time.perf_counter()
-    done = 0
-    while done < total or totals is None:
-        stop = min(total, done + per_chunk)
-        part = play(done, stop)
-        totals = part if totals is None else _add(totals, part)
-        done = stop
-        if progress is not None:
-            progress(done, total)
-    return _summary(totals, seed, seats, threads, time.perf_counter() - start)
-
-
-def _play_range(
-    start: int,
-    stop: int,
-    *,
-    seed: int,
-    bots: tuple[str, str, str, str],
-    rules: Rules,
-    matches: bool,
-    threads: int,
-) -> dict[str, Any]:
-    return _core.simulate(
-        start=start,
-        stop=stop,
-        seed=seed,
-        bots=list(bots),
-        rules=rules,
+    totals, threads, seconds = run_batch(
+        play,
+        total,
+        per_chunk=per_chunk,
         threads=threads,
-        matches=matches,
+        progress=progress,
+        ray_address=ray_address,
     )
-
-
-def _simulate_on_ray(
-    address: str,
-    total: int,
-    matches: bool,
-    seed: int,
-    seats: tuple[str, str, str, str],
-    rules: Rules,
-    progress: Callable[[int, int], None] | None,
-) -> Summary:
-    from . import _ray
-
-    play = partial(_play_range, seed=seed, bots=seats, rules=rules, matches=matches, threads=1)
-    play(0, 0)  # checks the arguments here, before anything is sent to the cluster
-    start = time.perf_counter()
-    totals, cpus = _ray.run(address, play, total, _add, progress)
-    return _summary(totals, seed, seats, cpus, time.perf_counter() - start)
+    return _summary(totals, seed, seats, threads, seconds)
 
 
 def _summary(
@@ -253,12 +203,3 @@ def _summary(
         threads=threads,
         seconds=seconds,
     )
-
-
-def _add(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    return {
-        key: [x + y for x, y in zip(value, b[key], strict=True)]
-        if isinstance(value, list)
-        else value + b[key]
-        for key, value in a.items()
-    }

@@ -79,6 +79,12 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             )
         if rules is not None and not isinstance(rules, Rules):
             raise InvalidInputError(f"rules must be a tarabish.Rules, got {rules!r}")
+        if rules is not None and rules.is_table_mode:
+            raise InvalidInputError(
+                "the environment plays auto mode (R4.4 auto declarations, R8 legal play "
+                "enforced): table mode's calls may come out of turn, which an AEC turn order "
+                "cannot express"
+            )
         self.episode: Episode = episode
         self.reward: Reward = reward
         self.rules = rules if rules is not None else Rules()

@@ -1,5 +1,6 @@
 //! Batch work for Python: `simulate` (many hands or matches by Rust bots, on every core, with
-//! the interpreter released) and `play_random_hand` (one random playout, docs/ENGINE.md).
+//! the interpreter released), `tournament` (duplicate pairs, rust/tournament.rs, the same way)
+//! and `play_random_hand` (one random playout, docs/ENGINE.md).
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -14,6 +15,41 @@ use crate::rng::SplitMix64;
 use crate::sim::{simulate_on, Batch};
 use crate::state::PASS;
 use crate::table::TableHand;
+use crate::tournament::Tournament;
+use crate::variants::Rules;
+
+/// What every batch function checks: the seed, the rules (auto mode), one bot spec for each of
+/// `N` slots (seats, or the two bots of a tournament), and the range `start..stop`.
+fn batch_args<const N: usize>(
+    py: Python<'_>,
+    (start, stop): (u64, u64),
+    seed: &Bound<'_, PyAny>,
+    bots: &[String],
+    rules: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<(u64, Rules, [BotSpec; N])> {
+    let seed = int_arg(seed, "seed", u64::MAX)?;
+    let (_, rules) = rules_arg(py, rules)?;
+    if rules.is_table_mode() {
+        return Err(invalid(
+            py,
+            "simulate and tournaments play auto-mode hands (R4.4 auto declarations, R8 legal \
+             play enforced); play table mode one action at a time through HandState or \
+             MatchState",
+        ));
+    }
+    if bots.len() != N {
+        return Err(invalid(py, format!("bots: {what}")));
+    }
+    let mut specs = [BotSpec::Random; N];
+    for (slot, text) in specs.iter_mut().zip(bots) {
+        *slot = BotSpec::parse(text).map_err(|e| to_py_err(py, e))?;
+    }
+    if stop < start {
+        return Err(invalid(py, "stop must not be below start"));
+    }
+    Ok((seed, rules, specs))
+}
 
 /// Plays games `start..stop` of the batch and returns the summary's counts as a dict.
 #[pyfunction]
@@ -29,25 +65,14 @@ fn simulate<'py>(
     threads: usize,
     matches: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let seed = int_arg(seed, "seed", u64::MAX)?;
-    let (_, rules) = rules_arg(py, rules)?;
-    if rules.is_table_mode() {
-        return Err(invalid(
-            py,
-            "simulate plays auto-mode hands (R4.4 auto declarations, R8 legal play enforced); \
-             play table mode one action at a time through HandState or MatchState",
-        ));
-    }
-    if bots.len() != 4 {
-        return Err(invalid(py, "bots: one bot name a seat (four)"));
-    }
-    let mut seats = [BotSpec::Random; 4];
-    for (slot, text) in seats.iter_mut().zip(&bots) {
-        *slot = BotSpec::parse(text).map_err(|e| to_py_err(py, e))?;
-    }
-    if stop < start {
-        return Err(invalid(py, "stop must not be below start"));
-    }
+    let (seed, rules, seats) = batch_args::<4>(
+        py,
+        (start, stop),
+        seed,
+        &bots,
+        rules,
+        "one spec a seat (four)",
+    )?;
     let batch = Batch {
         seed,
         rules,
@@ -66,6 +91,35 @@ fn simulate<'py>(
     out.set_item("run_points", summary.run_points)?;
     out.set_item("hands_with_bella", summary.hands_with_bella)?;
     out.set_item("match_wins", summary.match_wins)?;
+    Ok(out)
+}
+
+/// Plays duplicate pairs `start..stop` of the tournament between `bots` (A, B) and returns the
+/// standing's sums as a dict.
+#[pyfunction]
+#[pyo3(signature = (*, start, stop, seed, bots, rules=None, threads=0))]
+fn tournament<'py>(
+    py: Python<'py>,
+    start: u64,
+    stop: u64,
+    seed: &Bound<'py, PyAny>,
+    bots: Vec<String>,
+    rules: Option<&Bound<'py, PyAny>>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, rules, bots) =
+        batch_args::<2>(py, (start, stop), seed, &bots, rules, "two specs, A and B")?;
+    let tournament = Tournament { seed, rules, bots };
+    let standing = py.detach(|| tournament.play_on(start..stop, threads));
+    let out = PyDict::new(py);
+    out.set_item("pairs", standing.pairs)?;
+    out.set_item("hands", standing.hands)?;
+    out.set_item("wins", standing.wins)?;
+    out.set_item("points", standing.points)?;
+    out.set_item("pairs_won", standing.pairs_won)?;
+    out.set_item("margin_squares", standing.margin_squares)?;
+    out.set_item("hands_squares", standing.hands_squares)?;
+    out.set_item("margin_hands", standing.margin_hands)?;
     Ok(out)
 }
 
@@ -130,6 +184,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bot_spec, m)?)?;
     m.add_function(wrap_pyfunction!(bot_action, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(tournament, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_hand, m)?)?;
     Ok(())
 }
