@@ -24,6 +24,7 @@ pub mod state;
 pub mod table;
 pub mod tournament;
 pub mod variants;
+pub mod worlds;
 
 pub use cards::{parse_cards, Card, CardSet, Rank, Suit};
 pub use deal::{deal_from_seed, Deal};

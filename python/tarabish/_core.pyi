@@ -179,6 +179,15 @@ class HandState:
     def __copy__(self) -> HandState: ...
     def __deepcopy__(self, memo: Any) -> HandState: ...
     def __eq__(self, value: object, /) -> bool: ...
+    def sample_world(self, seat: int, seed: int) -> HandState:
+        """A world `seat` cannot tell from this one, drawn uniformly from a generator seeded
+        `seed`: same rules, dealer, scores and actions; `observation(seat)` identical
+        (docs/SEARCH.md).
+        """
+    def sample_worlds(self, seat: int, seed: int, count: int) -> list[HandState]:
+        """`count` worlds drawn in turn from one generator seeded `seed` (docs/SEARCH.md)."""
+    def count_worlds(self, seat: int) -> int:
+        """How many worlds `seat` cannot tell from this one (docs/SEARCH.md)."""
     def observation(self, seat: int) -> Observation:
         """Everything `seat` may know now and nothing more, as an `Observation`
         (R2.4, R4.4, R4.5).

@@ -7,6 +7,7 @@ mod convert;
 mod lock;
 mod primitives;
 mod rules;
+mod search;
 mod solve;
 mod states;
 mod views;

@@ -16,6 +16,7 @@ use super::convert::{
 };
 use super::lock::StateLock;
 use super::rules::rules_arg;
+use super::search;
 use super::views::{
     action_type, actions_list, events_list, history, ids_list, info_string, observation, opt_suit,
     py_phase, result, table_view, tensor,
@@ -188,6 +189,11 @@ impl PyHandState {
     /// A copy of the auto-mode hand underneath as it is now.
     pub fn hand(&self) -> Hand {
         *self.hand.lock().hand()
+    }
+
+    /// The `Rules` object the state was made with.
+    pub fn rules_object(&self) -> &Py<PyAny> {
+        &self.rules
     }
 }
 
@@ -379,6 +385,28 @@ impl PyHandState {
     /// An independent copy (cheap: the core state is a plain value).
     fn clone(&self, py: Python<'_>) -> PyHandState {
         PyHandState::wrap(py, self.table(), &self.rules, self.index)
+    }
+    fn sample_world(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<PyHandState> {
+        let one = 1u8.into_pyobject(py)?.into_any();
+        let mut worlds = search::sample_worlds(self, py, seat, seed, &one)?;
+        Ok(worlds.remove(0))
+    }
+    fn sample_worlds(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+        count: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<PyHandState>> {
+        search::sample_worlds(self, py, seat, seed, count)
+    }
+    fn count_worlds(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<u128> {
+        search::count_worlds(self, py, seat)
     }
     fn __copy__(&self, py: Python<'_>) -> PyHandState {
         self.clone(py)

@@ -67,6 +67,7 @@ from ._play import illegal_reason, legal_indices, winning_position
 from ._runs import bella_holder, is_bella_card, runs_of, winning_seat
 from ._scoring import score
 from ._table_view import table_view
+from ._worlds import MAX_WORLDS, count_worlds, sample_worlds
 
 STATE_FORMAT = "tarabish-state/1"
 BELLA_POINTS = 20  # R4.5
@@ -717,6 +718,19 @@ class HandState:
         )
 
     # -- views --------------------------------------------------------------------------------
+
+    def sample_world(self, seat: int, seed: int) -> HandState:
+        """A world ``seat`` cannot tell from this one, drawn uniformly (``_worlds``)."""
+        return self.sample_worlds(seat, seed, 1)[0]
+
+    def sample_worlds(self, seat: int, seed: int, count: int) -> list[HandState]:
+        """``count`` worlds ``seat`` cannot tell from this one, drawn uniformly."""
+        checked = whole_number(count, "count", 0, MAX_WORLDS)
+        return sample_worlds(self, seat_number(seat, "seat"), seed_number(seed), checked)
+
+    def count_worlds(self, seat: int) -> int:
+        """How many worlds ``seat`` cannot tell from this one (``_worlds``)."""
+        return count_worlds(self, seat_number(seat, "seat"))
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (R2.4, R4.4 auto mode, R4.5), as docs/ENGINE.md."""
