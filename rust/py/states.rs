@@ -386,6 +386,9 @@ impl PyHandState {
     fn clone(&self, py: Python<'_>) -> PyHandState {
         PyHandState::wrap(py, self.table(), &self.rules, self.index)
     }
+    /// A world `seat` cannot tell from this one, drawn uniformly from a generator seeded
+    /// `seed`: same rules, dealer, scores and actions; `observation(seat)` identical
+    /// (docs/SEARCH.md).
     fn sample_world(
         &self,
         py: Python<'_>,
@@ -396,6 +399,7 @@ impl PyHandState {
         let mut worlds = search::sample_worlds(self, py, seat, seed, &one)?;
         Ok(worlds.remove(0))
     }
+    /// `count` worlds drawn in turn from one generator seeded `seed` (docs/SEARCH.md).
     fn sample_worlds(
         &self,
         py: Python<'_>,
@@ -405,6 +409,7 @@ impl PyHandState {
     ) -> PyResult<Vec<PyHandState>> {
         search::sample_worlds(self, py, seat, seed, count)
     }
+    /// How many worlds `seat` cannot tell from this one (docs/SEARCH.md).
     fn count_worlds(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<u128> {
         search::count_worlds(self, py, seat)
     }
