@@ -148,7 +148,12 @@ def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _rules(args: argparse.Namespace) -> Rules:
     switches = {name: getattr(args, name) for name, _ in _SWITCHES}
-    return Rules(target=args.target, forced_at=args.forced_at, **switches)
+    table_options = {
+        name: getattr(args, name)
+        for name in ("first_bell_ok", "late_twenty")
+        if getattr(args, name, False)
+    }
+    return Rules(target=args.target, forced_at=args.forced_at, **switches, **table_options)
 
 
 def _percent(part: int, whole: int) -> str:
@@ -274,7 +279,9 @@ def _analyze(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace) -> int:
     from ._play import play_main
 
-    return play_main(seed=args.seed, seat=args.seat, bot=args.bot, rules=_rules(args))
+    return play_main(
+        seed=args.seed, seat=args.seat, bot=args.bot, rules=_rules(args), table=args.table
+    )
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -453,6 +460,23 @@ def _play_parser(commands: _Commands) -> None:
         default="greedy",
         metavar="NAME",
         help=f"the other seats' bot, one of {', '.join(BOTS)} (default greedy)",
+    )
+    play.add_argument(
+        "--table",
+        action="store_true",
+        help="table mode (docs/TABLE.md): announce, show and call bella yourself in time "
+        "(R4.4, R4.5), any card you hold may be played and a misplay called (R8)",
+    )
+    play.add_argument(
+        "--first-bell-ok",
+        action="store_true",
+        help="with --table: a bella called on the first of the trump K and Q counts (R4.5)",
+    )
+    play.add_argument(
+        "--late-twenty",
+        action="store_true",
+        help="with --table: a fifty not shown in trick two may be shown as a twenty in trick "
+        "three (R4.4)",
     )
     _add_rule_flags(play)
 

@@ -1,7 +1,13 @@
 """``tarabish play``: a match (R7) in the terminal, you against bots, on a screen redrawn at
 each of your turns (``tarabish._screen``). Only your seat's observation is drawn; only the
 engine's legal actions are offered (a stuck dealer is never offered ``pass``, R3.2), and a
-refused action is explained in one line with the rule it breaks."""
+refused action is explained in one line with the rule it breaks.
+
+``--table`` plays table mode (docs/TABLE.md): manual declarations and misplays accepted. You are
+offered every action you are allowed (any card you hold, R8.1; announce, show and bella while
+their window is open, R4.4, R4.5; misplay and throw calls, R8.2, R8.3), told which cards would
+be misplays and which declaration windows you missed, and what the table declared and called;
+the bots declare correctly and call a misplay the plays prove (``tarabish._table_bots``)."""
 
 from __future__ import annotations
 
@@ -13,7 +19,8 @@ from typing import TextIO
 from rich.console import Console
 
 from . import _core
-from ._actions import Action
+from ._actions import Action, ActionKind
+from ._cards import Rank
 from ._errors import IllegalActionError, excerpt
 from ._rules import Rules
 from ._screen import (
@@ -24,6 +31,15 @@ from ._screen import (
     pick_choice,
     render_hand_summary,
     render_table,
+)
+from ._table_bots import (
+    ANNOUNCE_ID,
+    BELLA_ID,
+    MISPLAY_ID,
+    SHOW_ID,
+    bot_misplay_call,
+    table_bot_action,
+    table_lines,
 )
 from ._views import HandResult
 
@@ -50,6 +66,32 @@ def engine_bot(name: str, seed: int) -> Bot:
     return move
 
 
+def table_bot(name: str, seed: int) -> Bot:
+    """``engine_bot`` for table mode: the same card choice, declaring correctly."""
+    moves = 0
+
+    def move(game: _core.MatchState) -> int:
+        nonlocal moves
+        moves += 1
+        return table_bot_action(game, name, seed ^ moves)
+
+    return move
+
+
+_WINDOWS = {
+    ANNOUNCE_ID: "you hold a run: announce it now, before your card, or it does not count (R4.4)",
+    SHOW_ID: "show your announced runs now, before your card, or they do not count (R4.4)",
+    BELLA_ID: "you may call bella now: with your announcement, or before playing the trump K "
+    "or Q (R4.5)",
+}
+_MISSED = {
+    ANNOUNCE_ID: "you did not announce: your runs do not count this hand (R4.4)",
+    SHOW_ID: "you did not show in time: your runs do not count unless a late twenty is "
+    "allowed (R4.4)",
+    BELLA_ID: "you played the trump K or Q without calling bella (R4.5)",
+}
+
+
 def refusal(game: _core.MatchState, action: Action) -> str:
     """One short line saying why ``action`` is not allowed now (the rule and its reason)."""
     try:
@@ -74,8 +116,12 @@ class PlaySession:
         console: Console,
         inp: TextIO,
         title: str,
+        table: bool = False,
     ) -> None:
         self.game = game
+        self.table = table
+        self.seen = 0  # the last event seq you were told (table mode)
+        self.notes: list[str] = []
         self.seating = seating
         self.bot = bot
         self.console = console
@@ -84,9 +130,9 @@ class PlaySession:
         self.message: str | None = None
         self.last_hand: HandResult | None = None
 
-    def _apply(self, action: Action | int) -> None:
+    def _apply(self, action: Action | int, seat: int | None = None) -> None:
         hands_done = len(self.game.history)
-        self.game.apply(action)
+        self.game.apply(action, seat)
         if len(self.game.history) > hands_done:
             self.last_hand = self.game.history[-1].result
 
@@ -102,16 +148,60 @@ class PlaySession:
                     target=game.rules.target,
                     hand_number=game.hand_index,
                     options=options,
-                    message=self.message,
+                    message="\n".join([*self.notes, self.message or ""]).strip() or None,
                     last_hand=self.last_hand,
                     title=self.title,
                 )
             )
         )
 
+    def _table_notes(self) -> None:
+        """Table mode: what the table declared and called since your last turn, your open
+        declaration windows, and the cards that would be misplays (R8.1)."""
+        you = self.seating.you
+        events = self.game.events(you, self.seen)
+        if events:
+            self.seen = events[-1]["seq"]
+        self.notes = table_lines(events, self.seating.name, self.seating.team_name)
+        allowed = self.game.allowed_action_ids(you)
+        legal = set(self.game.legal_action_ids(you))
+        self.notes += [_WINDOWS[i] for i in (ANNOUNCE_ID, SHOW_ID, BELLA_ID) if i in allowed]
+        misplays = [
+            str(a.card) for a in self.game.allowed_actions(you) if a.id < 36 and a.id not in legal
+        ]
+        if misplays:
+            self.notes.append(
+                f"would break R5.1 (a misplay anyone may call, R8.1): {' '.join(misplays)}"
+            )
+
+    def _missed(self, action: Action) -> str | None:
+        """Table mode: the declaration window your card closes (R4.4, R4.5)."""
+        if action.kind is not ActionKind.PLAY or action.card is None:
+            return None
+        allowed = self.game.allowed_action_ids(self.seating.you)
+        trump = self.game.hand.trump
+        for window in (ANNOUNCE_ID, SHOW_ID):
+            if window in allowed:
+                return _MISSED[window]
+        bells = (
+            trump is not None
+            and action.card.suit == trump
+            and action.card.rank
+            in (
+                Rank.KING,
+                Rank.QUEEN,
+            )
+        )
+        return _MISSED[BELLA_ID] if BELLA_ID in allowed and bells else None
+
     def _your_turn(self) -> bool:
         """Draw, read one line, act on it; False when you quit (q or end of input)."""
-        options = choices(self.game.legal_actions())
+        you = self.seating.you
+        if self.table:
+            self._table_notes()
+            options = choices(self.game.allowed_actions(you))
+        else:
+            options = choices(self.game.legal_actions())
         self._draw(options)
         self.console.print("your action (? for help): ", end="")
         line = self.inp.readline()
@@ -123,7 +213,7 @@ class PlaySession:
             return True
         picked = pick_choice(typed, options, self.seating.you)
         if isinstance(picked, Choice):
-            self.message = None
+            self.message = self._missed(picked.action) if self.table else None
             self._apply(picked.action)
         elif isinstance(picked, Action):
             self.message = refusal(self.game, picked)
@@ -137,8 +227,12 @@ class PlaySession:
     def run(self) -> int:
         """Play to the end of the match; 0 when it ends or you quit."""
         game = self.game
+        bots = [seat for seat in range(4) if seat != self.seating.you]
         while not game.is_terminal:
-            if game.to_move == self.seating.you:
+            caller = bot_misplay_call(game, bots) if self.table else None
+            if caller is not None:
+                self._apply(MISPLAY_ID, caller)
+            elif game.to_move == self.seating.you:
                 if not self._your_turn():
                     self.console.print("\nbye")
                     return 0
@@ -165,16 +259,21 @@ def play_main(
     rules: Rules,
     inp: TextIO = sys.stdin,
     console: Console | None = None,
+    table: bool = False,
 ) -> int:
-    """``tarabish play``: a match against the core's ``bot`` at the other three seats."""
+    """``tarabish play``: a match against the core's ``bot`` at the other three seats; with
+    ``table`` in table mode (manual declarations, misplays accepted: docs/TABLE.md)."""
     seed = seed if seed is not None else random.randrange(2**63)
+    if table:
+        rules = Rules(**{**rules.to_dict(), "declarations": "manual", "enforce_legal_play": False})
     game = _core.MatchState(seed=seed, rules=rules)
     session = PlaySession(
         game,
         Seating(seat),
-        engine_bot(bot, seed),
+        table_bot(bot, seed) if table else engine_bot(bot, seed),
         console if console is not None else Console(highlight=False),
         inp,
-        title=f"tarabish, seed {seed}",
+        title=f"tarabish{' table' if table else ''}, seed {seed}",
+        table=table,
     )
     return session.run()

@@ -35,6 +35,8 @@ _OUTCOME_TEXT = {
     Outcome.BAIT: "bait: the callers lose it all",
     Outcome.HALF_BAIT: "half bait",
     Outcome.VOID: "void: nobody called",
+    Outcome.MISPLAY: "ended by a misplay call (R8.2)",
+    Outcome.THROW_IN: "thrown in (R8.3)",
 }
 
 
