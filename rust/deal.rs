@@ -5,9 +5,19 @@
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::rng::SplitMix64;
+use crate::seats::{seat_after, SEATS};
+
+/// Cards dealt to each seat (R2.4).
+pub const CARDS_PER_SEAT: usize = 9;
+/// The kitty: the last cards a seat receives, unseen until trump is named (R2.4).
+pub const KITTY_SIZE: usize = 3;
+/// The cards a seat sees before trump is named: its first two packets (R2.4).
+pub const FIRST_PACKETS: usize = CARDS_PER_SEAT - KITTY_SIZE;
+/// R2.4: the cards go round in packets of three, three rounds.
+const PACKET: usize = 3;
 
 /// Four seats' cards in the order received: `cards[seat][0..9]`, the last three its kitty.
-pub type Deal = [[Card; 9]; 4];
+pub type Deal = [[Card; CARDS_PER_SEAT]; SEATS as usize];
 
 /// Shuffles, cuts and deals with `rng` (docs/ENGINE.md "Randomness"); `rng` then goes on to
 /// drive a random playout.
@@ -23,13 +33,13 @@ pub fn deal_with(rng: &mut SplitMix64, dealer: u8) -> Deal {
     // R2.3: the dealer's right cuts, leaving at least four cards in each packet.
     let cut = 4 + rng.below(29) as usize;
     deck.rotate_left(cut);
-    let mut deal = [[Card::from_index_unchecked(0); 9]; 4];
+    let mut deal = [[Card::from_index_unchecked(0); CARDS_PER_SEAT]; SEATS as usize];
     let mut next = 0;
-    for round in 0..3 {
-        for k in 1..=4 {
-            let seat = (dealer as usize + k) % 4;
-            for slot in 0..3 {
-                deal[seat][3 * round + slot] = Card::from_index_unchecked(deck[next]);
+    for round in 0..CARDS_PER_SEAT / PACKET {
+        for k in 1..=SEATS as usize {
+            let seat = seat_after(dealer, k) as usize;
+            for slot in 0..PACKET {
+                deal[seat][PACKET * round + slot] = Card::from_index_unchecked(deck[next]);
                 next += 1;
             }
         }
@@ -75,6 +85,7 @@ pub fn check_deal(hands: &[Vec<Card>]) -> Result<Deal, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seats::seat_of;
 
     fn text(cards: &[Card]) -> String {
         cards
@@ -87,7 +98,7 @@ mod tests {
     #[test]
     fn seeded_deals_use_every_card_once() {
         for seed in 0..200 {
-            let deal = deal_from_seed(seed, (seed % 4) as u8);
+            let deal = deal_from_seed(seed, seat_of(seed));
             let all: CardSet = deal.iter().flatten().copied().collect();
             assert_eq!(all, CardSet::DECK);
         }

@@ -5,13 +5,12 @@
 //! R8.2).
 
 use crate::cards::{Card, Suit};
+use crate::deal::{FIRST_PACKETS, KITTY_SIZE};
 use crate::matches::Match;
 use crate::runs::Runs;
 use crate::state::{Phase, TrickRecord, MISPLAY, PASS};
 use crate::table::{CallRecord, TableHand};
 
-/// Cards a seat sees before trump is named (R2.4), and the kitty's.
-const FIRST_PACKETS: usize = 6;
 const CARDS_PER_TRICK: usize = 4;
 
 /// One event's content (docs/EVENTS.md "Kinds").
@@ -50,7 +49,7 @@ pub enum EventKind {
         /// The seat.
         seat: u8,
         /// Its three kitty cards.
-        cards: [Card; 3],
+        cards: [Card; KITTY_SIZE],
     },
     /// A run announced (R4.4): the size of the seat's best run.
     Announce {
@@ -260,6 +259,7 @@ pub fn match_events(finished: &[TableHand], game: &Match<TableHand>) -> Vec<Even
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::seats::seat_of;
     use crate::state::Hand;
     use crate::variants::Rules;
 
@@ -267,7 +267,7 @@ mod tests {
     fn an_auto_hand_tells_every_card_once_and_ends_with_its_result() {
         for seed in 0..50 {
             let mut rng = SplitMix64::new(seed);
-            let mut hand = TableHand::from_seed(seed, (seed % 4) as u8, Rules::default(), [0, 0]);
+            let mut hand = TableHand::from_seed(seed, seat_of(seed), Rules::default(), [0, 0]);
             while let Some(seat) = hand.hand().to_move() {
                 let mask = hand.legal_mask(seat);
                 let id = crate::bots::random_action(mask, &mut rng);

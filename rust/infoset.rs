@@ -4,16 +4,13 @@
 //! none of them can see a hidden card.
 
 use crate::cards::{Card, CardSet, Suit};
+use crate::deal::{FIRST_PACKETS, KITTY_SIZE};
 use crate::rules::{implied_voids, TrickSoFar};
 use crate::runs::{find_runs, Runs};
+use crate::seats::{eldest, seat_after};
 use crate::state::{auction_of, completed_tricks_of, Hand, Phase, TrickRecord};
 use crate::table::TableHand;
 use crate::variants::{Declarations, Rules};
-
-/// Cards dealt to a seat before the kitty (R2.4): all it sees of its own cards before trump.
-pub const FIRST_PACKETS: usize = 6;
-/// The kitty's size (R2.4).
-pub const KITTY_SIZE: u32 = 3;
 
 /// One seat's information set: everything it has seen, and nothing else. A `Copy` value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -80,7 +77,7 @@ impl InfoSet {
             caller: hand.caller(),
             plays: all_plays,
             n_plays: plays.len() as u8,
-            leader: (hand.dealer() + 1) % 4,
+            leader: eldest(hand.dealer()),
             trick: TrickSoFar::EMPTY,
             legal: if hand.to_move() == Some(seat) {
                 hand.legal_mask()
@@ -133,16 +130,16 @@ impl InfoSet {
 
     /// Walks the plays: who played what, what each play proves (R5.1), the current trick.
     fn read_plays(&mut self, trump: Suit) {
-        let mut leader = (self.dealer + 1) % 4;
+        let mut leader = eldest(self.dealer);
         let mut trick = TrickSoFar::EMPTY;
         for &card in &self.plays[..self.n_plays as usize] {
-            let who = ((leader as usize) + trick.len()) % 4;
+            let who = seat_after(leader, trick.len()) as usize;
             let voids = implied_voids(&trick, card, trump, &self.rules);
             self.cannot_hold[who] = self.cannot_hold[who].union(voids);
             self.played_by[who].insert(card);
             trick.push(card, trump);
             if trick.len() == 4 {
-                leader = (leader + trick.winner() as u8) % 4;
+                leader = seat_after(leader, trick.winner());
                 trick = TrickSoFar::EMPTY;
             }
         }
@@ -188,7 +185,7 @@ impl InfoSet {
         if self.trump.is_some() {
             0
         } else {
-            KITTY_SIZE
+            KITTY_SIZE as u32
         }
     }
     /// Passes in the auction so far.
@@ -216,7 +213,7 @@ impl InfoSet {
         completed_tricks_of(
             self.plays(),
             self.trump.unwrap_or(Suit::Clubs),
-            (self.dealer + 1) % 4,
+            eldest(self.dealer),
         )
     }
     /// The leader of the current trick (while in play).
@@ -303,6 +300,7 @@ fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::seats::seat_of;
 
     /// What an information set claims about the others holds in the real deal, at every step of
     /// random hands under every R5.1 variant.
@@ -316,7 +314,7 @@ mod tests {
                 ..Rules::default()
             };
             let mut rng = SplitMix64::new(seed);
-            let mut hand = Hand::from_seed(seed, (seed % 4) as u8, rules, [0, 0]);
+            let mut hand = Hand::from_seed(seed, seat_of(seed), rules, [0, 0]);
             while let Some(mover) = hand.to_move() {
                 for seat in 0..4u8 {
                     let info = InfoSet::new(&hand, seat);

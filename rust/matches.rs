@@ -5,6 +5,7 @@
 
 use crate::error::Error;
 use crate::rng::derive;
+use crate::seats::seat_after;
 use crate::state::Hand;
 use crate::table::TableHand;
 use crate::variants::Rules;
@@ -113,7 +114,7 @@ impl<H: MatchHand> Match<H> {
             self.winner = Some((self.scores[1] > self.scores[0]) as u8);
         } else {
             self.hand_index += 1;
-            let dealer = ((self.first_dealer as u32 + self.hand_index) % 4) as u8;
+            let dealer = seat_after(self.first_dealer, self.hand_index as usize);
             self.hand = H::deal(
                 derive(self.seed, self.hand_index as u64),
                 dealer,
@@ -166,6 +167,7 @@ mod tests {
     use super::*;
     use crate::cards::CardSet;
     use crate::rng::SplitMix64;
+    use crate::seats::seat_of;
 
     #[test]
     fn random_matches_end_at_the_target_with_a_winner() {
@@ -175,7 +177,7 @@ mod tests {
                 dealer_may_pass: seed % 2 == 0,
                 ..Rules::default()
             };
-            let mut game: Match = Match::new(seed, rules, (seed % 4) as u8, [0, 0]);
+            let mut game: Match = Match::new(seed, rules, seat_of(seed), [0, 0]);
             let mut rng = SplitMix64::new(seed);
             let mut totals = [0u32; 2];
             let mut hands = 0;
@@ -184,7 +186,7 @@ mod tests {
                 let action = CardSet(mask).nth(rng.below(mask.count_ones())).index();
                 if let Some(done) = game.apply_unchecked(action) {
                     assert_eq!(done.scores_before(), totals);
-                    assert_eq!(done.dealer() as u32, (seed as u32 + hands) % 4);
+                    assert_eq!(done.dealer(), seat_after(seat_of(seed), hands as usize));
                     totals[0] += done.score()[0];
                     totals[1] += done.score()[1];
                     hands += 1;

@@ -7,29 +7,41 @@ use std::fmt::Write;
 
 use crate::cards::Suit;
 use crate::infoset::InfoSet;
-use crate::state::{action_text, Phase, PASS};
+use crate::runs::TWENTY;
+use crate::seats::{seat_after, SEATS, TEAMS};
+use crate::state::{action_text, Phase, PASS, TRICKS};
+
+// The tensor's segments in order (docs/ENGINE.md "Information-state tensor"): each offset is
+// the previous one plus that segment's size, so the layout is written once.
+const SEAT_COUNT: usize = SEATS as usize;
+const SUITS: usize = Suit::ALL.len();
+const PHASES: usize = 3; // auction, play, done
+const DECK: usize = 36;
+const SEAT: usize = 0; // the observer, one-hot
+const DEALER: usize = SEAT + SEAT_COUNT; // one-hot
+const PHASE: usize = DEALER + SEAT_COUNT; // one-hot
+const HAND: usize = PHASE + PHASES; // the observer's visible cards
+const KITTY: usize = HAND + DECK; // 1 while the observer's kitty is unseen
+const AUCTION: usize = KITTY + 1; // per seat: passed, called
+const TRUMP: usize = AUCTION + 2 * SEAT_COUNT; // one-hot
+const TRICK: usize = TRUMP + SUITS; // per seat: the card it played to the current trick
+const PAST_TRICKS: usize = TRICK + SEAT_COUNT * DECK; // per completed trick and seat: its card
+const TRICK_LEADERS: usize = PAST_TRICKS + TRICKS * SEAT_COUNT * DECK; // per completed trick
+const TRICK_LEADER: usize = TRICK_LEADERS + TRICKS * SEAT_COUNT; // the current trick's
+const ANNOUNCED: usize = TRICK_LEADER + SEAT_COUNT; // per seat: twenty, fifty
+const SHOWN: usize = ANNOUNCED + 2 * SEAT_COUNT; // per seat: its shown run cards
+const RUNS_WINNER: usize = SHOWN + SEAT_COUNT * DECK; // one-hot
+const BELLA: usize = RUNS_WINNER + SEAT_COUNT; // one-hot
+const POINTS: usize = BELLA + SEAT_COUNT; // per team, raw
+const SCORES: usize = POINTS + TEAMS; // per team, raw
+const TO_MOVE: usize = SCORES + TEAMS; // one-hot
 
 /// The length of the information-state tensor (docs/ENGINE.md).
-pub const TENSOR_SIZE: usize = 1708;
-
-const SEAT: usize = 0;
-const DEALER: usize = 4;
-const PHASE: usize = 8;
-const HAND: usize = 11;
-const KITTY: usize = 47;
-const AUCTION: usize = 48;
-const TRUMP: usize = 56;
-const TRICK: usize = 60;
-const TRICKS: usize = 204;
-const TRICK_LEADERS: usize = 1500;
-const TRICK_LEADER: usize = 1536;
-const ANNOUNCED: usize = 1540;
-const SHOWN: usize = 1548;
-const RUNS_WINNER: usize = 1692;
-const BELLA: usize = 1696;
-const POINTS: usize = 1700;
-const SCORES: usize = 1702;
-const TO_MOVE: usize = 1704;
+pub const TENSOR_SIZE: usize = TO_MOVE + SEAT_COUNT;
+const _: () = assert!(
+    TENSOR_SIZE == 1708,
+    "the tensor layout is a public contract"
+);
 
 /// The information-state tensor of the seat of `info` (docs/ENGINE.md), written into `out`.
 pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
@@ -54,25 +66,28 @@ pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
     if let Some(leader) = info.trick_leader() {
         set(TRICK_LEADER + leader as usize, 1.0);
         for (pos, card) in info.current_trick().iter().enumerate() {
-            let who = (leader as usize + pos) % 4;
-            set(TRICK + 36 * who + card.index() as usize, 1.0);
+            let who = seat_after(leader, pos) as usize;
+            set(TRICK + DECK * who + card.index() as usize, 1.0);
         }
     }
     for (k, trick) in info.completed_tricks().enumerate() {
-        set(TRICK_LEADERS + 4 * k + trick.leader as usize, 1.0);
+        set(TRICK_LEADERS + SEAT_COUNT * k + trick.leader as usize, 1.0);
         for (pos, card) in trick.cards.iter().enumerate() {
-            let who = (trick.leader as usize + pos) % 4;
-            set(TRICKS + 36 * (4 * k + who) + card.index() as usize, 1.0);
+            let who = seat_after(trick.leader, pos) as usize;
+            set(
+                PAST_TRICKS + DECK * (SEAT_COUNT * k + who) + card.index() as usize,
+                1.0,
+            );
         }
     }
-    for who in 0..4u8 {
+    for who in 0..SEATS {
         match info.announced(who) {
             Some(0) | None => {}
-            Some(20) => set(ANNOUNCED + 2 * who as usize, 1.0),
+            Some(TWENTY) => set(ANNOUNCED + 2 * who as usize, 1.0),
             Some(_) => set(ANNOUNCED + 2 * who as usize + 1, 1.0),
         }
         for card in info.shown(who).cards() {
-            set(SHOWN + 36 * who as usize + card.index() as usize, 1.0);
+            set(SHOWN + DECK * who as usize + card.index() as usize, 1.0);
         }
     }
     if let Some((who, _)) = info.runs_scored() {
@@ -181,6 +196,7 @@ pub fn information_string(info: &InfoSet) -> String {
 mod tests {
     use super::*;
     use crate::cards::CardSet;
+    use crate::deal::FIRST_PACKETS;
     use crate::state::Hand;
     use crate::variants::Rules;
 
@@ -192,7 +208,10 @@ mod tests {
             assert_eq!(info.hand().len(), 6);
             let mut tensor = [0.0; TENSOR_SIZE];
             write_tensor(&info, &mut tensor);
-            let kitty: CardSet = hand.deal()[seat as usize][6..].iter().copied().collect();
+            let kitty: CardSet = hand.deal()[seat as usize][FIRST_PACKETS..]
+                .iter()
+                .copied()
+                .collect();
             for card in kitty {
                 assert_eq!(tensor[HAND + card.index() as usize], 0.0);
                 assert!(!information_string(&info).contains(&card.to_string()));

@@ -6,6 +6,11 @@ use std::cmp::Ordering;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::error::Error;
 
+/// R4.1: what a run of three cards scores.
+pub const TWENTY: u32 = 20;
+/// R4.1: what a run of four cards scores.
+pub const FIFTY: u32 = 50;
+
 /// A twenty (3 cards) or a fifty (4 cards) of one suit, `top` its highest card in natural order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Run {
@@ -22,9 +27,9 @@ impl Run {
     #[inline]
     pub const fn points(self) -> u32 {
         if self.len == 4 {
-            50
+            FIFTY
         } else {
-            20
+            TWENTY
         }
     }
 

@@ -3,6 +3,13 @@
 
 use crate::variants::Rules;
 
+/// R1.4: the winner of the ninth trick adds 10 ("last").
+pub const LAST_TRICK_BONUS: u32 = 10;
+/// R1.4: the card points of the deck (152) and the last (10): every played-out hand's cards.
+pub const CARD_COUNT: u32 = 162;
+/// R4.5: what bella scores.
+pub const BELLA_POINTS: u32 = 20;
+
 /// How a hand ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

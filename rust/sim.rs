@@ -14,6 +14,7 @@ use crate::infoset::InfoSet;
 use crate::matches::Match;
 use crate::rng::{derive, SplitMix64};
 use crate::scoring::Outcome;
+use crate::seats::seat_of;
 use crate::state::{Hand, Phase};
 use crate::variants::Rules;
 
@@ -127,7 +128,7 @@ pub fn play_hand(batch: &Batch, index: u64, seats: &mut Seats) -> Hand {
         return play_random_hand(batch, index);
     }
     let mut rng = SplitMix64::new(derive(batch.seed, index));
-    let dealer = (index % 4) as u8;
+    let dealer = seat_of(index);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
     while !hand.is_terminal() {
         let action = seat_action(seats, &hand, &mut rng);
@@ -160,7 +161,7 @@ unsafe fn play_random_hand_bmi2(batch: &Batch, index: u64) -> Hand {
 #[inline(always)]
 unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
-    let dealer = (index % 4) as u8;
+    let dealer = seat_of(index);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
     while hand.phase() == Phase::Auction {
         let mask = hand.legal_mask();
@@ -182,7 +183,7 @@ unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> 
 /// `index % 4`; the bots' generator is seeded with the match seed.
 pub fn play_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Summary) {
     let seed = derive(batch.seed, index);
-    let mut game: Match = Match::new(seed, batch.rules, (index % 4) as u8, [0, 0]);
+    let mut game: Match = Match::new(seed, batch.rules, seat_of(index), [0, 0]);
     let mut rng = SplitMix64::new(seed);
     while let Some(seat) = game.hand().to_move().filter(|_| !game.is_terminal()) {
         debug_assert_eq!(game.hand().to_move(), Some(seat));

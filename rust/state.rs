@@ -6,11 +6,12 @@
 //! actions are a 64-bit mask over those ids. Nothing here allocates.
 
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::deal::{deal_from_seed, Deal};
+use crate::deal::{deal_from_seed, Deal, FIRST_PACKETS};
 use crate::error::Error;
 use crate::rules::{broken_rule, card_points, legal_plays, TrickSoFar};
 use crate::runs::{has_bella, run_winner, runs_summary};
-use crate::scoring::{score_hand, Outcome};
+use crate::scoring::{score_hand, Outcome, BELLA_POINTS, LAST_TRICK_BONUS};
+use crate::seats::{eldest, next_seat, partner, right_of, seat_after, team_of, SEATS};
 use crate::variants::Rules;
 
 /// The id of "call clubs"; the four calls are `CALL_BASE + suit` (R0).
@@ -32,8 +33,12 @@ pub const NUM_ACTIONS: u8 = 46;
 const CALL_MASK: u64 = 0xf << CALL_BASE;
 const PASS_BIT: u64 = 1 << PASS;
 const NO_SEAT: u8 = 0xff;
-/// R1.4: the winner of the ninth trick adds 10.
-const LAST_TRICK_BONUS: u32 = 10;
+/// R5.3: nine tricks make a hand.
+pub const TRICKS: usize = 9;
+/// R4.4 (auto mode): runs are credited once every player has played a second card.
+pub const PLAYS_BEFORE_RUNS: usize = 2 * SEATS as usize;
+/// R3.2: after this many passes only the dealer is left to speak.
+const PASSES_BEFORE_DEALER: u8 = SEATS - 1;
 
 /// Where a hand stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,14 +129,14 @@ impl Hand {
             deal,
             hands,
             phase: Phase::Auction,
-            to_move: (dealer + 1) % 4,
+            to_move: eldest(dealer),
             passes: 0,
             forced_seat: forced_seat(&rules, dealer, scores_before),
             trump: Suit::Clubs,
             caller: NO_SEAT,
             plays: [Card::from_index_unchecked(0); 36],
             n_plays: 0,
-            leader: (dealer + 1) % 4,
+            leader: eldest(dealer),
             trick: TrickSoFar::EMPTY,
             trick_points: 0,
             points: [0; 2],
@@ -197,7 +202,7 @@ impl Hand {
     }
     /// The first six cards `seat` received: all it may know before trump is named (R2.4).
     pub fn first_six(&self, seat: usize) -> CardSet {
-        self.deal[seat][..6].iter().copied().collect()
+        self.deal[seat][..FIRST_PACKETS].iter().copied().collect()
     }
     /// The cards played so far, in order.
     pub fn plays(&self) -> &[Card] {
@@ -225,7 +230,7 @@ impl Hand {
     }
     /// The run winner (R4.3) and all run points credited, once 8 cards are played.
     pub fn runs_scored(&self) -> Option<(u8, u32)> {
-        (self.n_plays >= 8 && self.runs_seat != NO_SEAT)
+        (self.n_plays as usize >= PLAYS_BEFORE_RUNS && self.runs_seat != NO_SEAT)
             .then_some((self.runs_seat, self.runs_points as u32))
     }
     /// The run winner (R4.3) and all the run points it will be credited, decided when trump
@@ -271,7 +276,7 @@ impl Hand {
 
     #[inline]
     fn may_pass(&self) -> bool {
-        let stuck = self.passes == 3 && !self.rules.dealer_may_pass;
+        let stuck = self.passes == PASSES_BEFORE_DEALER && !self.rules.dealer_may_pass;
         !stuck && self.to_move != self.forced_seat
     }
 
@@ -289,7 +294,7 @@ impl Hand {
                 self.phase = Phase::Done;
                 self.outcome = Some(Outcome::Void);
             } else {
-                self.to_move = (self.to_move + 1) % 4;
+                self.to_move = next_seat(self.to_move);
             }
         } else {
             self.call(Suit::from_index(action - CALL_BASE));
@@ -374,7 +379,9 @@ impl Hand {
                 "no card is played before trump is named".to_string(),
             ),
             // A dealer both stuck and forced is named stuck: R3.2 holds whatever the scores.
-            Phase::Auction if self.passes == 3 && !self.rules.dealer_may_pass => {
+            Phase::Auction
+                if self.passes == PASSES_BEFORE_DEALER && !self.rules.dealer_may_pass =>
+            {
                 ("R3.2", "the dealer is stuck and must call".to_string())
             }
             Phase::Auction => (
@@ -452,13 +459,13 @@ impl Hand {
 
     /// Every card played so far with the seat that played it, in order.
     pub fn plays_by_seat(&self) -> impl Iterator<Item = (u8, Card)> + '_ {
-        let mut leader = (self.dealer + 1) % 4;
+        let mut leader = eldest(self.dealer);
         let mut trick = TrickSoFar::EMPTY;
         self.plays().iter().map(move |&card| {
-            let seat = (leader + trick.len() as u8) % 4;
+            let seat = seat_after(leader, trick.len());
             trick.push(card, self.trump);
             if trick.len() == 4 {
-                leader = (leader + trick.winner() as u8) % 4;
+                leader = seat_after(leader, trick.winner());
                 trick = TrickSoFar::EMPTY;
             }
             (seat, card)
@@ -478,14 +485,14 @@ impl Hand {
 
     /// The completed tricks, in order.
     pub fn completed_tricks(&self) -> impl Iterator<Item = TrickRecord> + '_ {
-        completed_tricks_of(self.plays(), self.trump, (self.dealer + 1) % 4)
+        completed_tricks_of(self.plays(), self.trump, eldest(self.dealer))
     }
 
     fn call(&mut self, trump: Suit) {
         self.trump = trump;
         self.caller = self.to_move;
         self.phase = Phase::Play;
-        self.to_move = (self.dealer + 1) % 4; // R3.5: eldest leads.
+        self.to_move = eldest(self.dealer); // R3.5: eldest leads.
         self.leader = self.to_move;
         // R4.3 in auto mode: every run is declared; the winner is credited after 8 plays.
         let mut best = [0u8; 4];
@@ -505,7 +512,7 @@ impl Hand {
             self.runs_seat = seat as u8;
             self.runs_points = totals[seat];
             if self.rules.team_runs {
-                self.runs_points += totals[(seat + 2) % 4];
+                self.runs_points += totals[partner(seat as u8) as usize];
             }
         }
     }
@@ -522,26 +529,26 @@ impl Hand {
             self.maybe_credit_bella();
         }
         if self.trick.len() < 4 {
-            self.to_move = (seat + 1) % 4;
+            self.to_move = next_seat(seat);
             return;
         }
-        let winner = (self.leader + self.trick.winner() as u8) % 4;
+        let winner = seat_after(self.leader, self.trick.winner());
         let last = if self.n_plays == 36 {
             LAST_TRICK_BONUS
         } else {
             0
         };
-        self.points[(winner & 1) as usize] += self.trick_points as u32 + last;
+        self.points[team_of(winner)] += self.trick_points as u32 + last;
         self.taken[winner as usize] += self.trick_points + last as u16;
         self.trick = TrickSoFar::EMPTY;
         self.trick_points = 0;
         self.leader = winner;
         self.to_move = winner;
-        if self.n_plays == 8 && self.runs_seat != NO_SEAT {
-            self.points[(self.runs_seat & 1) as usize] += self.runs_points as u32;
+        if self.n_plays as usize == PLAYS_BEFORE_RUNS && self.runs_seat != NO_SEAT {
+            self.points[team_of(self.runs_seat)] += self.runs_points as u32;
         }
         if self.n_plays == 36 {
-            let (outcome, score) = score_hand(self.points, (self.caller & 1) as usize, &self.rules);
+            let (outcome, score) = score_hand(self.points, team_of(self.caller), &self.rules);
             self.outcome = Some(outcome);
             self.score = score;
             self.phase = Phase::Done;
@@ -582,7 +589,7 @@ impl Hand {
         let holder = self.bella_seat as usize;
         if self.hands[holder].intersect(self.bella_cards).is_empty() {
             self.bella_credited = true;
-            self.points[holder & 1] += 20;
+            self.points[team_of(self.bella_seat)] += BELLA_POINTS;
         }
     }
 }
@@ -590,11 +597,11 @@ impl Hand {
 /// The auction as (seat, action id), eldest first: `passes` passes from the dealer's left, then
 /// the call of `trump` if it is named (R3.1).
 pub fn auction_of(dealer: u8, passes: u8, trump: Option<Suit>) -> impl Iterator<Item = (u8, u8)> {
-    let eldest = (dealer + 1) % 4;
+    let first = eldest(dealer);
     let call = trump.map(|suit| CALL_BASE + suit as u8);
     (0..passes)
-        .map(move |k| ((eldest + k) % 4, PASS))
-        .chain(call.map(move |id| ((eldest + passes) % 4, id)))
+        .map(move |k| (seat_after(first, k as usize), PASS))
+        .chain(call.map(move |id| (seat_after(first, passes as usize), id)))
 }
 
 /// The completed tricks of `plays` (every card played, in order) with `eldest` leading the
@@ -607,8 +614,8 @@ pub fn completed_tricks_of(
     let mut leader = eldest;
     plays.chunks_exact(4).enumerate().map(move |(k, chunk)| {
         let cards = [chunk[0], chunk[1], chunk[2], chunk[3]];
-        let winner = (leader + TrickSoFar::of(&cards, trump).winner() as u8) % 4;
-        let last = if k == 8 { LAST_TRICK_BONUS } else { 0 };
+        let winner = seat_after(leader, TrickSoFar::of(&cards, trump).winner());
+        let last = if k == TRICKS - 1 { LAST_TRICK_BONUS } else { 0 };
         let record = TrickRecord {
             leader,
             cards,
@@ -633,10 +640,10 @@ fn forced_seat(rules: &Rules, dealer: u8, scores: [u32; 2]) -> u8 {
         (false, true) => 1,
         (false, false) => return NO_SEAT,
     };
-    if team == dealer & 1 {
+    if team as usize == team_of(dealer) {
         dealer
     } else {
-        (dealer + 3) % 4
+        right_of(dealer)
     }
 }
 
@@ -672,12 +679,13 @@ mod tests {
     use super::*;
     use crate::rng::SplitMix64;
     use crate::rules::set_points;
+    use crate::seats::seat_of;
 
     /// Plays random legal actions, checking the invariants of docs/TESTING.md (layer 3) after
     /// every one.
     fn random_hand(seed: u64, rules: Rules) -> Hand {
         let mut rng = SplitMix64::new(seed);
-        let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+        let mut hand = Hand::from_seed(rng.next_u64(), seat_of(seed), rules, [0, 0]);
         while !hand.is_terminal() {
             let mask = hand.legal_mask();
             assert_ne!(mask, 0, "a running hand has a legal action");
@@ -725,7 +733,7 @@ mod tests {
         for pair in tricks.windows(2) {
             assert_eq!(pair[0].winner, pair[1].leader);
         }
-        assert_eq!(tricks[0].leader, (hand.dealer() + 1) % 4);
+        assert_eq!(tricks[0].leader, eldest(hand.dealer()));
     }
 
     #[test]

@@ -11,10 +11,12 @@
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_from_seed, Deal};
 use crate::error::Error;
-use crate::runs::{find_runs, has_bella, has_runs, run_winner, Run, Runs};
-use crate::scoring::Outcome;
+use crate::runs::{self, find_runs, has_bella, has_runs, run_winner, Run, Runs};
+use crate::scoring::{Outcome, BELLA_POINTS, CARD_COUNT};
+use crate::seats::{partner, team_of, SEATS};
 use crate::state::{
-    action_text, Hand, Phase, ANNOUNCE, BELLA, CALL_BASE, MISPLAY, NUM_ACTIONS, PASS, SHOW, THROW,
+    action_text, Hand, Phase, ANNOUNCE, BELLA, CALL_BASE, MISPLAY, NUM_ACTIONS, PASS,
+    PLAYS_BEFORE_RUNS, SHOW, THROW,
 };
 use crate::variants::{Declarations, Rules};
 
@@ -29,16 +31,11 @@ const MAX_LOG: usize = 50;
 const SEAT_SHIFT: u32 = 6;
 const ID_MASK: u8 = (1 << SEAT_SHIFT) - 1;
 /// R4.1: the size an announcement reveals.
-const FIFTY: u8 = 50;
-const TWENTY: u8 = 20;
-/// R4.5: what bella scores.
-const BELLA_POINTS: u32 = 20;
-/// R8.2: the cards' part of the count (R1.4).
-const CARD_COUNT: u32 = 162;
-/// R8.6c: runs are credited once every seat has played its second card, or its third with
-/// `late_twenty`.
-const RUNS_AT: usize = 8;
-const LATE_RUNS_AT: usize = 12;
+const FIFTY: u8 = runs::FIFTY as u8;
+const TWENTY: u8 = runs::TWENTY as u8;
+/// R8.6c: runs are credited once every seat has played its second card (`PLAYS_BEFORE_RUNS`),
+/// or its third with `late_twenty`.
+const LATE_RUNS_AT: usize = 3 * SEATS as usize;
 const CARDS_PER_TRICK: usize = 4;
 /// Trick indexes of the declaration windows (R4.4, R8.6d).
 const ANNOUNCE_TRICK: usize = 0;
@@ -255,7 +252,7 @@ impl TableHand {
         let at = if self.manual() {
             self.table.runs_credited
         } else {
-            self.hand.plays().len() >= RUNS_AT
+            self.hand.plays().len() >= PLAYS_BEFORE_RUNS
         };
         at && self.hand.trump().is_some()
     }
@@ -545,7 +542,7 @@ impl TableHand {
         let runs_at = if self.rules().late_twenty {
             LATE_RUNS_AT
         } else {
-            RUNS_AT
+            PLAYS_BEFORE_RUNS
         };
         if self.manual() && self.hand.plays().len() == runs_at {
             self.credit_runs();
@@ -572,10 +569,10 @@ impl TableHand {
             |seat: usize| -> u32 { shown[seat].as_slice().iter().map(|r| r.points()).sum() };
         let mut points = total(winner);
         if self.rules().team_runs {
-            points += total((winner + 2) % 4);
+            points += total(partner(winner as u8) as usize);
         }
         self.table.runs = Some((winner as u8, points));
-        self.hand.credit(winner & 1, points);
+        self.hand.credit(team_of(winner as u8), points);
     }
 
     /// R4.5, R8.6e: bella with the announcement counts; before playing the K or Q it counts
@@ -591,7 +588,7 @@ impl TableHand {
         }
         if with_announcement || !holds_both || self.rules().first_bell_ok {
             self.table.bella = Some(seat);
-            self.hand.credit((seat & 1) as usize, BELLA_POINTS);
+            self.hand.credit(team_of(seat), BELLA_POINTS);
         } else {
             self.table.bella_forfeited = Some(seat);
         }
@@ -599,9 +596,9 @@ impl TableHand {
 
     /// R8.2, R8.3: the count to the team the call awards, the hand over at once.
     fn end_by_call(&mut self, seat: u8, verb: u8) {
-        let own = seat & 1;
+        let own = team_of(seat);
         let (correct, team, outcome) = if verb == MISPLAY {
-            let correct = self.misplays().any(|m| m.seat & 1 != own);
+            let correct = self.misplays().any(|m| team_of(m.seat) != own);
             (
                 Some(correct),
                 if correct { own } else { 1 - own },
@@ -618,12 +615,12 @@ impl TableHand {
         };
         let count = CARD_COUNT + runs + bella;
         let mut score = [0; 2];
-        score[team as usize] = count;
+        score[team] = count;
         self.table.call = Some(CallRecord {
             verb,
             seat,
             correct,
-            team,
+            team: team as u8,
             count,
         });
         self.table.bella_pending = false;
@@ -636,6 +633,7 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
     use crate::rng::SplitMix64;
+    use crate::seats::seat_of;
 
     fn rules_with(manual: bool, enforce: bool) -> Rules {
         Rules {
@@ -652,7 +650,7 @@ mod tests {
     /// A random table-mode hand: random allowed actions of random seats.
     fn random_table_hand(seed: u64, rules: Rules) -> TableHand {
         let mut rng = SplitMix64::new(seed);
-        let mut hand = TableHand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+        let mut hand = TableHand::from_seed(rng.next_u64(), seat_of(seed), rules, [0, 0]);
         while !hand.hand().is_terminal() {
             let seat = if rng.below(8) == 0 {
                 rng.below(4) as u8
@@ -688,8 +686,8 @@ mod tests {
     fn auto_mode_with_legal_play_is_the_hand() {
         let mut rng = SplitMix64::new(3);
         for seed in 0..200 {
-            let mut table = TableHand::from_seed(seed, (seed % 4) as u8, Rules::default(), [0, 0]);
-            let mut hand = Hand::from_seed(seed, (seed % 4) as u8, Rules::default(), [0, 0]);
+            let mut table = TableHand::from_seed(seed, seat_of(seed), Rules::default(), [0, 0]);
+            let mut hand = Hand::from_seed(seed, seat_of(seed), Rules::default(), [0, 0]);
             while let Some(seat) = hand.to_move() {
                 let mask = hand.legal_mask();
                 assert_eq!(table.allowed_mask(seat), mask);

@@ -13,6 +13,7 @@ use crate::events::{Event, EventKind};
 use crate::infoset::InfoSet;
 use crate::observe::{information_string, write_tensor, TENSOR_SIZE};
 use crate::runs::Runs;
+use crate::seats::team_of;
 use crate::state::{Hand, Phase, TrickRecord, MISPLAY, NUM_ACTIONS};
 use crate::table::{CallRecord, TableHand};
 
@@ -274,7 +275,7 @@ pub fn table_view<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<
     let mut tricks_won = [0u32; 2];
     let mut last_trick = None;
     for trick in core.completed_tricks() {
-        tricks_won[(trick.winner & 1) as usize] += 1;
+        tricks_won[team_of(trick.winner)] += 1;
         last_trick = Some(trick);
     }
     let shown: PyResult<Vec<_>> = (0..4u8)

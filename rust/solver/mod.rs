@@ -18,6 +18,7 @@ pub use table::{Table, ENTRY_BYTES, TABLE_BITS, TABLE_ENTRIES};
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
 use crate::rules::{card_points, TrickSoFar};
+use crate::seats::team_of;
 use crate::state::{Hand, Phase};
 
 /// What a solve found, from the point of view of the seat to move.
@@ -104,7 +105,7 @@ impl Solver {
         let team0 = search.value(&pos, pos.points_left() / 2);
         let nodes = search.nodes;
         self.nodes = nodes;
-        Ok(if pos.to_move & 1 == 0 {
+        Ok(if team_of(pos.to_move) == 0 {
             team0
         } else {
             pos.points_left() - team0
@@ -115,7 +116,7 @@ impl Solver {
     /// Errors (`Error::Invalid`) for a hand not in the play phase.
     pub fn solve(&mut self, hand: &Hand) -> Result<Solution, Error> {
         let (mut search, pos) = self.search_for(hand)?;
-        let team = (pos.to_move & 1) as usize;
+        let team = team_of(pos.to_move);
         let points_left = pos.points_left();
         let for_mover = |team0: i32| {
             if team == 0 {

@@ -11,10 +11,12 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
     card_points, cards_above, legal_plays, strength, TrickSoFar, TRUMP_POINTS, TRUMP_STRENGTH,
 };
+use crate::scoring;
+use crate::seats::{next_seat, partner, seat_after, team_of};
 use crate::variants::Rules;
 
 /// R1.4: the winner of the ninth trick adds 10.
-pub const LAST_TRICK_BONUS: i32 = 10;
+pub const LAST_TRICK_BONUS: i32 = scoring::LAST_TRICK_BONUS as i32;
 /// A card index that is no card: no move-ordering hint.
 const NO_CARD: u8 = 0xff;
 /// The most moves a seat can have (a full hand).
@@ -135,10 +137,10 @@ impl<'t> Search<'t> {
             .push(Card::from_index_unchecked(card), self.trump);
         if next.trick.len() < 4 {
             next.trick_cards |= bit;
-            next.to_move = (pos.to_move + 1) & 3;
+            next.to_move = next_seat(pos.to_move);
             return (next, 0);
         }
-        let winner = (pos.leader + next.trick.winner() as u8) & 3;
+        let winner = seat_after(pos.leader, next.trick.winner());
         let mut won = next.trick_points as i32;
         if next.held() == 0 {
             won += LAST_TRICK_BONUS;
@@ -148,7 +150,7 @@ impl<'t> Search<'t> {
         next.trick_points = 0;
         next.leader = winner;
         next.to_move = winner;
-        (next, if winner & 1 == 0 { won } else { 0 })
+        (next, if team_of(winner) == 0 { won } else { 0 })
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
@@ -256,14 +258,14 @@ impl<'t> Search<'t> {
         }
         let mut trick = TrickSoFar::EMPTY;
         for k in 0..4 {
-            let seat = (pos.leader + k) & 3;
+            let seat = seat_after(pos.leader, k as usize);
             trick.push(
                 Card::from_index_unchecked(pos.hands[seat as usize].trailing_zeros() as u8),
                 self.trump,
             );
         }
-        let winner = (pos.leader + trick.winner() as u8) & 3;
-        if winner & 1 == 0 {
+        let winner = seat_after(pos.leader, trick.winner());
+        if team_of(winner) == 0 {
             pos.points_left()
         } else {
             0
@@ -274,7 +276,7 @@ impl<'t> Search<'t> {
     /// that reached it.
     #[inline(always)]
     fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
-        let maximizing = pos.to_move & 1 == 0;
+        let maximizing = team_of(pos.to_move) == 0;
         let moves = self.ordered_moves(pos, hint);
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_card = moves.cards[0];
@@ -381,10 +383,10 @@ impl<'t> Search<'t> {
         let mut scores = [0i32; MAX_MOVES];
         let mut set = self.distinct_moves(pos, self.legal(pos));
         let live = pos.held() | pos.trick_cards;
-        let partner = (pos.to_move + 2) & 3;
+        let partner = partner(pos.to_move);
         let position_in_trick = pos.trick.len();
         let partner_winning =
-            position_in_trick >= 2 && (pos.leader + pos.trick.winner() as u8) & 3 == partner;
+            position_in_trick >= 2 && seat_after(pos.leader, pos.trick.winner()) == partner;
         while set != 0 {
             let card = set.trailing_zeros() as u8;
             set &= set - 1;

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::rng::SplitMix64;
+use crate::seats::seat_of;
 use crate::state::CALL_BASE;
 use crate::variants::Rules;
 
@@ -32,7 +33,7 @@ fn minimax_team0(hand: &Hand) -> u32 {
 /// A random hand under `rules`, trump called at random, then `plays` random cards.
 fn random_position(seed: u64, rules: Rules, plays: usize) -> Hand {
     let mut rng = SplitMix64::new(seed);
-    let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+    let mut hand = Hand::from_seed(rng.next_u64(), seat_of(seed), rules, [0, 0]);
     let call = CALL_BASE + rng.below(4) as u8;
     hand.apply(call).unwrap();
     for _ in 0..plays {
