@@ -92,6 +92,7 @@ class TournamentResult:
 
     @property
     def matches_per_second(self) -> float:
+        """Matches played a second of wall-clock time."""
         return self.matches / self.seconds if self.seconds > 0 else 0.0
 
     def counts(self) -> dict[str, Any]:
