@@ -72,6 +72,7 @@ def serve(
         port=port,
         ws="websockets-sansio",
         ws_max_size=MAX_FRAME_BYTES,
+        ws_per_message_deflate=False,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         lifespan="on",

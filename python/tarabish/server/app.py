@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from .._errors import TarabishError
 from .._record import to_record
 from . import protocol
-from .client import Client, encode
+from .client import SEND_TIMEOUT, Client, encode
 from .protocol import ProtocolError, RateLimit
 from .store import Store, StoreConflict, token_hash
 from .table import Table, TableConfig
@@ -136,7 +136,8 @@ class Connection:
         if self.client is not None:
             self.client.send(message)
         else:
-            await asyncio.wait_for(self.websocket.send_text(encode(message)), 10.0)
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.websocket.send_text(encode(message))
 
     async def run(self) -> None:
         await self.websocket.accept()
@@ -155,11 +156,9 @@ class Connection:
     async def _read(self) -> None:
         deadline = asyncio.get_running_loop().time() + protocol.HELLO_SECONDS
         while True:
-            timeout = None
-            if self.client is None:
-                timeout = deadline - asyncio.get_running_loop().time()
             try:
-                frame = await asyncio.wait_for(self.websocket.receive(), timeout)
+                async with asyncio.timeout_at(deadline if self.client is None else None):
+                    frame = await self.websocket.receive()
             except TimeoutError:
                 await self.websocket.close(CLOSE_POLICY, "P2.1 no join, resume or watch in time")
                 return

@@ -75,8 +75,8 @@ class Client:
 
     async def stop(self) -> None:
         """End the writer (the connection is gone)."""
-        # The flag ends the writer even if its cancellation is lost (asyncio.wait_for in
-        # Python 3.11 can swallow a cancellation that arrives as the send completes).
+        # The flag ends the writer even if its cancellation is lost (a cancellation that
+        # arrives as a send completes can be swallowed in Python 3.11).
         self._stopped = True
         self._wake.set()
         if self.writer is not None:
@@ -99,7 +99,8 @@ class Client:
         return message
 
     async def _put(self, message: dict[str, Any]) -> None:
-        await asyncio.wait_for(self.websocket.send_text(encode(message)), SEND_TIMEOUT)
+        async with asyncio.timeout(SEND_TIMEOUT):  # no task a send, unlike wait_for
+            await self.websocket.send_text(encode(message))
 
     async def _write(self) -> None:
         try:
@@ -124,4 +125,5 @@ class Client:
             return
         code, reason = self._close
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.websocket.close(code, reason), SEND_TIMEOUT)
+            async with asyncio.timeout(SEND_TIMEOUT):
+                await self.websocket.close(code, reason)
