@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -47,6 +48,7 @@ class Load:
     latencies: list[float] = field(default_factory=list)
     errors: list[dict[str, Any]] = field(default_factory=list)
     tables_moved: set[str] = field(default_factory=set)
+    server_cpu: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Report:
     tables_moved: int
     p50_ms: float
     p99_ms: float
+    server_cpu_ms_per_action: float
     engine_apply_per_second: float
     engine_messages_per_second: float
 
@@ -73,10 +76,11 @@ class Report:
             f"server: {self.tables} tables, {self.connections} connections, "
             f"{self.actions_per_second:,.0f} actions/s over {self.seconds:.0f} s, "
             f"latency p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
-            f"{self.errors} errors, {self.tables_moved} tables moved",
-            f"engine alone: {self.engine_apply_per_second:,.0f} actions/s (apply), "
-            f"{self.engine_messages_per_second:,.0f} actions/s (apply + 4 seats' events, "
-            "table_view, JSON)",
+            f"{self.errors} errors, {self.tables_moved} tables moved, server CPU "
+            f"{self.server_cpu_ms_per_action:.2f} ms an action",
+            f"engine alone: {self.engine_apply_per_second:,.0f} actions a CPU second (apply), "
+            f"{self.engine_messages_per_second:,.0f} (apply + 4 seats' events, table_view, "
+            f"JSON: {1000 / self.engine_messages_per_second:.2f} ms an action)",
         ]
 
 
@@ -119,6 +123,12 @@ async def _client(
                     await ws.send(json.dumps({"type": "action", "action": rng.choice(choices)}))
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 async def _drive(server: Server, tables: list[str], seconds: float) -> tuple[Load, float]:
     load = Load()
     started = asyncio.Event()
@@ -128,16 +138,16 @@ async def _drive(server: Server, tables: list[str], seconds: float) -> tuple[Loa
         for table in tables[start : start + CONNECT_BATCH // 4]:
             for seat in range(4):
                 tasks.append(
-                    asyncio.create_task(
-                        _client(server.ws_url, table, seat, load, started, window)
-                    )
+                    asyncio.create_task(_client(server.ws_url, table, seat, load, started, window))
                 )
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)  # every hello answered before the clock starts
     window[0] = time.perf_counter()
     window[1] = window[0] + seconds
+    cpu_before = cpu_seconds(server.process.pid)
     started.set()
     await asyncio.sleep(seconds)
+    load.server_cpu = cpu_seconds(server.process.pid) - cpu_before
     await asyncio.wait(tasks, timeout=10)
     for task in tasks:
         task.cancel()
@@ -145,14 +155,14 @@ async def _drive(server: Server, tables: list[str], seconds: float) -> tuple[Loa
 
 
 def engine_alone(tables: int, actions: int, *, messages: bool) -> float:
-    """Actions per second of the same random play on the engine alone, round robin over
+    """Actions per CPU second of the same random play on the engine alone, round robin over
     ``tables`` matches: bare ``apply``, or (``messages``) also what the server builds for the
     four seats after each action (``events(seat, since)``, ``table_view(seat)``, JSON)."""
     rules = tarabish.Rules.from_dict(RULES)
     matches = [tarabish.MatchState(seed=seed, rules=rules) for seed in range(tables)]
     sent = [[0] * 4 for _ in range(tables)]
     rng = random.Random(1)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: comparable with the server's, whatever the load
     for number in range(actions):
         index = number % tables
         match = matches[index]
@@ -167,7 +177,7 @@ def engine_alone(tables: int, actions: int, *, messages: bool) -> float:
                 )
                 sent[index][other] = events[-1]["seq"] if events else sent[index][other]
                 assert text
-    return actions / (time.perf_counter() - started)
+    return actions / (time.process_time() - started)
 
 
 def run(tables: int, seconds: float, db: str | None = None) -> Report:
@@ -192,6 +202,7 @@ def run(tables: int, seconds: float, db: str | None = None) -> Report:
         tables_moved=len(load.tables_moved),
         p50_ms=1000 * statistics.median(latencies),
         p99_ms=1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
+        server_cpu_ms_per_action=1000 * load.server_cpu / max(count, 1),
         engine_apply_per_second=engine_alone(tables, max(count, 1000), messages=False),
         engine_messages_per_second=engine_alone(tables, max(count, 1000), messages=True),
     )
