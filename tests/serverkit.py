@@ -84,6 +84,17 @@ class Server:
         """The structured log lines so far (JSON objects)."""
         return [json.loads(line) for line in self.stderr if line.startswith("{")]
 
+    def wait_for_log(self, message: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """The first log entry with this message and these fields (the log is read from the
+        process's standard error by a thread, so a line may come a moment after its cause)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for entry in self.logs():
+                if entry["message"] == message and fields.items() <= entry.items():
+                    return entry
+            assert time.monotonic() < deadline, f"no log entry {message!r} {fields}"
+            time.sleep(0.02)
+
     def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method)

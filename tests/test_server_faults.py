@@ -84,4 +84,4 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(backend: str, tmp_path
             assert time.monotonic() < deadline, "the bots' table did not resume"
             time.sleep(0.05)
         assert restarted.stop() == 0
-        assert any(entry["message"] == "stopped" for entry in restarted.logs())
+        assert restarted.wait_for_log("stopped")["level"] == "info"

@@ -251,10 +251,9 @@ def test_health_records_and_structured_logs(server: Server) -> None:
     assert status == 400 and bad["rule"] == "P5.1"
     status, bad = server.request("POST", "/api/tables", {"rules": {"target": -1}})
     assert status == 400 and "R9" in bad["message"]
-    logs = server.logs()
-    assert any(entry["message"] == "ready" for entry in logs)
-    assert any(entry["message"] == "table created" and entry["table"] == table for entry in logs)
-    assert all({"time", "level", "logger", "message"} <= set(entry) for entry in logs)
+    assert server.wait_for_log("ready")["level"] == "info"
+    assert server.wait_for_log("table created", table=table)["logger"] == "tarabish.server"
+    assert all({"time", "level", "logger", "message"} <= set(entry) for entry in server.logs())
 
 
 def test_many_tables_at_once(server: Server) -> None:
