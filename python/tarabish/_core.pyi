@@ -21,6 +21,7 @@ __all__ = [
     "card_points",
     "compare_runs",
     "deal_cards",
+    "derive_seed",
     "find_runs",
     "legal_plays",
     "play_random_hand",
@@ -75,6 +76,7 @@ def simulate(
     threads: int = 0,
     matches: bool = False,
 ) -> dict[str, Any]: ...
+def derive_seed(seed: int, index: int) -> int: ...
 def tournament(
     *,
     start: int,

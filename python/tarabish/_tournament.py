@@ -12,8 +12,9 @@ from functools import partial
 from typing import Any
 
 from . import _core
-from ._batch import run_batch
+from ._batch import PlayRange, run_batch
 from ._errors import InvalidInputError, excerpt
+from ._python_bots import PythonBot, name, play_pairs
 from ._rules import Rules
 from ._simulate import BotSpec, bot_spec
 
@@ -142,8 +143,8 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
 
 
 def tournament(
-    a: BotSpec,
-    b: BotSpec,
+    a: BotSpec | PythonBot,
+    b: BotSpec | PythonBot,
     deals: int = 1000,
     *,
     seed: int = 0,
@@ -156,7 +157,9 @@ def tournament(
     twice (``a`` on seats 0 and 2, then on 1 and 3), matches to ``rules.target`` (R7.1).
 
     A bot is a spec as ``simulate`` takes: text such as ``"greedy"`` or
-    ``"ismcts:iterations=1000"``, or a dict ``{"name": ..., key: value}``.
+    ``"ismcts:iterations=1000"``, or a dict ``{"name": ..., key: value}``; or a Python bot, an
+    object with ``act(observation, legal_ids) -> int`` (``tarabish._python_bots``), played on
+    the calling thread (and picklable, for Ray).
 
     ``threads=0`` uses every core; ``progress(done, total)`` counts deals; ``ray_address``
     (extra ``ray``) plays on that Ray cluster. The result is the same for a seed whatever the
@@ -166,9 +169,17 @@ def tournament(
         raise InvalidInputError(f"deals must be a whole number, got {excerpt(deals)}")
     if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
         raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {excerpt(threads)}")
-    bots = (bot_spec(a), bot_spec(b))
+    bots = (_bot(a), _bot(b))
     rules = rules if rules is not None else Rules()
-    play = partial(_core.tournament, seed=seed, bots=list(bots), rules=rules)
+    play: PlayRange
+    if isinstance(bots[0], str) and isinstance(bots[1], str):
+        play = partial(_core.tournament, seed=seed, bots=[bots[0], bots[1]], rules=rules)
+    else:
+        if rules.is_table_mode:
+            raise InvalidInputError(
+                "tournaments play auto-mode hands (R4.4 auto declarations, R8 legal play enforced)"
+            )
+        play = partial(play_pairs, seed=seed, bots=bots, rules=rules)
     per_chunk = max(1, min(deals // CHUNKS + 1, MAX_PAIRS_A_CHUNK))
     totals, threads, seconds = run_batch(
         play,
@@ -179,7 +190,7 @@ def tournament(
         ray_address=ray_address,
     )
     return TournamentResult(
-        bots=bots,
+        bots=(name(bots[0]), name(bots[1])),
         deals=totals["pairs"],
         hands=totals["hands"],
         wins=(totals["wins"][0], totals["wins"][1]),
@@ -192,3 +203,10 @@ def tournament(
         threads=threads,
         seconds=seconds,
     )
+
+
+def _bot(bot: BotSpec | PythonBot) -> str | PythonBot:
+    """A Rust spec in its canonical text (checked), or a Python bot as it is."""
+    if isinstance(bot, PythonBot):
+        return bot
+    return bot_spec(bot)

@@ -11,7 +11,7 @@ use super::states::PyHandState;
 use crate::bots::{random_action, BotSpec};
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
-use crate::rng::SplitMix64;
+use crate::rng::{derive, SplitMix64};
 use crate::sim::{simulate_on, Batch};
 use crate::state::PASS;
 use crate::table::TableHand;
@@ -123,6 +123,15 @@ fn tournament<'py>(
     Ok(out)
 }
 
+/// `derive(seed, index)` (docs/ENGINE.md): the seed of game `index` of a batch seeded `seed`.
+#[pyfunction]
+fn derive_seed(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<u64> {
+    Ok(derive(
+        int_arg(seed, "seed", u64::MAX)?,
+        int_arg(index, "index", u64::MAX)?,
+    ))
+}
+
 /// The finished hand of a uniform random playout from hand seed `seed`: every action drawn
 /// from the legal ids of the seat to move (in table mode declarations and calls too).
 #[pyfunction]
@@ -185,6 +194,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bot_action, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(tournament, m)?)?;
+    m.add_function(wrap_pyfunction!(derive_seed, m)?)?;
     m.add_function(wrap_pyfunction!(play_random_hand, m)?)?;
     Ok(())
 }
