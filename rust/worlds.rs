@@ -14,10 +14,11 @@
 //! a world (mixed radix): exactly uniform, no rejection.
 
 use crate::cards::{Card, CardSet, Suit};
-use crate::deal::Deal;
-use crate::infoset::{InfoSet, FIRST_PACKETS};
+use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
+use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::runs::find_runs;
+use crate::seats::{next_seat, partner, right_of};
 use crate::state::Hand;
 
 /// The most cards a seat holds (R2.4).
@@ -77,7 +78,7 @@ impl WorldSampler {
     /// A sampler for the worlds `info`'s seat cannot tell apart.
     pub fn new(info: &InfoSet) -> WorldSampler {
         let seat = info.seat();
-        let others = [(seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4];
+        let others = [next_seat(seat), partner(seat), right_of(seat)];
         let seen = info.seen();
         let mut sampler = WorldSampler {
             info: *info,
@@ -150,7 +151,7 @@ impl WorldSampler {
         let seat = self.info.seat() as usize;
         let mut deal = [[Card::from_index_unchecked(0); 9]; 4];
         deal[seat] = *self.info.own_deal();
-        deal[seat][FIRST_PACKETS..].copy_from_slice(&cards[..3]);
+        deal[seat][FIRST_PACKETS..].copy_from_slice(&cards[..KITTY_SIZE]);
         for (k, &who) in self.others.iter().enumerate() {
             let start = 3 + HAND_CARDS * k;
             deal[who as usize].copy_from_slice(&cards[start..start + HAND_CARDS]);
@@ -397,13 +398,14 @@ fn below_u64(rng: &mut SplitMix64, n: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seats::seat_of;
     use crate::state::NUM_ACTIONS;
     use crate::variants::Rules;
 
     /// A random hand stopped after `steps` actions.
     fn random_state(seed: u64, steps: usize, rules: Rules) -> Hand {
         let mut rng = SplitMix64::new(seed);
-        let mut hand = Hand::from_seed(rng.next_u64(), (seed % 4) as u8, rules, [0, 0]);
+        let mut hand = Hand::from_seed(rng.next_u64(), seat_of(seed), rules, [0, 0]);
         for _ in 0..steps {
             if hand.is_terminal() {
                 break;
@@ -439,7 +441,7 @@ mod tests {
     fn samples_keep_the_view_and_replay_legally() {
         for seed in 0..600u64 {
             let real = random_state(seed, (seed % 41) as usize, variant(seed));
-            let seat = (seed % 4) as u8;
+            let seat = seat_of(seed);
             let info = InfoSet::new(&real, seat);
             let sampler = WorldSampler::new(&info);
             assert!(sampler.count() >= 1);
@@ -463,7 +465,7 @@ mod tests {
     /// seats (or, before trump, too many to list), kept when its view is the seat's view.
     fn brute_count(real: &Hand, seat: u8) -> u64 {
         let info = InfoSet::new(real, seat);
-        let others = [(seat + 1) % 4, (seat + 2) % 4, (seat + 3) % 4];
+        let others = [next_seat(seat), partner(seat), right_of(seat)];
         let unseen: Vec<Card> = CardSet::DECK.minus(info.seen()).iter().collect();
         let mut count = 0;
         for code in 0..3u64.pow(unseen.len() as u32) {
@@ -497,7 +499,7 @@ mod tests {
         let mut checked = 0;
         for seed in 0..400u64 {
             let real = random_state(seed, 26 + (seed % 12) as usize, variant(seed));
-            let seat = (seed % 4) as u8;
+            let seat = seat_of(seed);
             let info = InfoSet::new(&real, seat);
             if info.trump().is_none() || CardSet::DECK.minus(info.seen()).len() > 9 {
                 continue;
