@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -69,6 +70,7 @@ def test_tournament_with_a_python_bot(benchmark: Any) -> None:
 @pytest.fixture(scope="module")
 def ray_cluster() -> Iterator[str]:
     ray = pytest.importorskip("ray")
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"  # no statistics sent to Ray's makers
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     tarabish.simulate(hands=100, ray_address="auto")  # the workers start outside the timing
     try:

@@ -6,6 +6,7 @@ derive(seed, i) and dealer i % 4 (docs/ENGINE.md)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -27,14 +28,25 @@ def test_ranges_cover_the_batch_in_order(total: int, cpus: int) -> None:
     assert total == 0 or all(stop > start for start, stop in parts)
 
 
+USAGE_STATS = "RAY_USAGE_STATS_ENABLED"
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    """A fresh local Ray instance on loopback with two CPUs; its address for other processes."""
+    """A fresh local Ray instance on loopback with two CPUs; its address for other processes.
+    Ray's usage statistics (sent to its makers by default) stay off, here and in the command
+    lines started from this process, which inherit the environment."""
+    saved = os.environ.get(USAGE_STATS)
+    os.environ[USAGE_STATS] = "0"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+        if saved is None:
+            del os.environ[USAGE_STATS]
+        else:
+            os.environ[USAGE_STATS] = saved
 
 
 # One test for everything that needs the cluster, so that parallel test workers do not each start
