@@ -28,6 +28,16 @@ def test_ranges_cover_the_batch_in_order(total: int, cpus: int) -> None:
     assert total == 0 or all(stop > start for start, stop in parts)
 
 
+def test_without_the_extra_the_message_says_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # what `import ray` meets without the extra
+    with pytest.raises(tb.InvalidInputError, match=r"pip install 'tarabish\[ray\]'"):
+        tb.simulate(hands=10, ray_address="auto")
+    with pytest.raises(tb.InvalidInputError, match=r"pip install 'tarabish\[ray\]'"):
+        tb.tournament("greedy", "random", 10, ray_address="auto")
+
+
 USAGE_STATS = "RAY_USAGE_STATS_ENABLED"
 
 
