@@ -347,41 +347,60 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextlib.contextmanager
-def postgres() -> Iterator[str]:
+class Postgres:
     """A throwaway PostgreSQL cluster (Debian's, installed by .ci/system-deps.sh) in a temp
-    folder on a loopback port, run as the ``postgres`` user when we are root; its URL."""
-    bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
-    assert bins, "PostgreSQL is not installed: run .ci/system-deps.sh"
-    bin_dir = bins[-1]
-    folder = Path(tempfile.mkdtemp(prefix="tarabish-pg-"))
-    as_user: list[str] = []
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
-        as_user = ["runuser", "-u", "postgres", "--"]
-    data = folder / "data"
-    port = free_port()
+    folder on a loopback port, run as the ``postgres`` user when we are root."""
 
-    def run(*command: str) -> None:
-        subprocess.run([*as_user, *command], check=True, capture_output=True, timeout=60)
+    def __init__(self) -> None:
+        bins = sorted(Path("/usr/lib/postgresql").glob("*/bin"))
+        assert bins, "PostgreSQL is not installed: run .ci/system-deps.sh"
+        self.bin = bins[-1]
+        self.folder = Path(tempfile.mkdtemp(prefix="tarabish-pg-"))
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+        self.data = self.folder / "data"
+        self.port = free_port()
+        self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
 
-    run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync")
-    run(
-        str(bin_dir / "pg_ctl"),
-        "-D",
-        str(data),
-        "-l",
-        str(folder / "log"),
-        "-w",
-        "-o",
-        f"-c listen_addresses=127.0.0.1 -p {port} -k {folder} -c fsync=on",
-        "start",
-    )
+    def _run(self, program: str, *arguments: str) -> None:
+        command = [*self.as_user, str(self.bin / program), *arguments]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.folder}"
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "-o",
+            options,
+            "start",
+        )
+
+    def stop(self) -> None:
+        self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+    def remove(self) -> None:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def postgres() -> Iterator[Postgres]:
+    """A running throwaway cluster, removed afterwards."""
+    cluster = Postgres()
     try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
+        cluster.start()
+        yield cluster
     finally:
-        run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.remove()
 
 
 def actions_from_events(events: list[dict[str, Any]]) -> list[str]:

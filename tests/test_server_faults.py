@@ -2,23 +2,30 @@
 started here), the server is killed mid-hand while people, bots and spectators play; after a
 restart every unfinished table resumes where it was, the clients resume from the last ``seq``
 they saw, and each table's record equals what its clients saw: no event lost or doubled. Two
-server processes share one PostgreSQL, each hosting the tables it created."""
+server processes share one PostgreSQL, each hosting the tables it created; while the database
+is down an action is refused (P3.5) and changes nothing, and it is taken once the database is
+back."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serverkit import (
+    CALLS,
     Player,
+    Postgres,
     Server,
     actions_from_events,
     hello,
     open_socket,
     oracle_events,
     postgres,
+    receive_until,
     record_actions,
 )
 
@@ -28,9 +35,9 @@ EVENTS_BEFORE_KILL = 25
 
 
 @pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    with postgres() as url:
-        yield url
+def cluster() -> Iterator[Postgres]:
+    with postgres() as running:
+        yield running
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -40,7 +47,7 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     if backend == "sqlite":
         db = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
     else:
-        db = request.getfixturevalue("postgres_url")
+        db = request.getfixturevalue("cluster").url
     server = Server(db, server_id="fault")
     tables = {
         seed: server.create(
@@ -95,9 +102,9 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     assert restarted.wait_for_log("stopped")["level"] == "info"
 
 
-def test_several_processes_share_postgresql_each_hosting_its_own_tables(postgres_url: str) -> None:
-    first = Server(postgres_url, server_id="first")
-    second = Server(postgres_url, server_id="second")
+def test_several_processes_share_postgresql_each_hosting_its_own_tables(cluster: Postgres) -> None:
+    first = Server(cluster.url, server_id="first")
+    second = Server(cluster.url, server_id="second")
     try:
         mine = first.create(rules={"target": 40}, seats=[None, "random", "random", "random"])
         theirs = second.create(rules={"target": 40}, seats=["random"] * 4)
@@ -111,3 +118,36 @@ def test_several_processes_share_postgresql_each_hosting_its_own_tables(postgres
         assert [t["table"] for t in first.request("GET", "/api/tables")[1]] == [mine]
     finally:
         assert first.stop() == 0 and second.stop() == 0
+
+
+def test_an_action_the_database_cannot_commit_is_refused_and_changes_nothing(
+    cluster: Postgres,
+) -> None:
+    server = Server(cluster.url, server_id="outage")
+    try:
+        table = server.create(rules={"target": 40}, seats=[None, "random", "random", "random"])
+        with open_socket(server) as ws:
+            hello(ws, {"type": "join", "table": table, "seat": 0})
+            message, _ = receive_until(ws, "events")
+            while message["view"]["to_move"] != 0:  # the bots play up to seat 0's turn
+                message, _ = receive_until(ws, "events")
+            action = _choice(message["view"])
+            before = server.request("GET", f"/api/tables/{table}")[1]
+            cluster.stop()
+            try:
+                ws.send(json.dumps({"type": "action", "action": action}))
+                refused, _ = receive_until(ws, "error")
+                assert (refused["code"], refused["rule"]) == ("unavailable", "P3.5")
+                assert server.request("GET", f"/api/tables/{table}")[1] == before
+            finally:
+                cluster.start()
+            ws.send(json.dumps({"type": "action", "action": action}))  # the same, once more
+            accepted, _ = receive_until(ws, "events")
+            assert accepted["events"][0]["seat"] == 0
+        assert server.wait_for_log("database unavailable")["level"] == "error"
+    finally:
+        assert server.stop() == 0
+
+
+def _choice(view: dict[str, Any]) -> int:
+    return int(next(i for i in view["legal"] if i not in CALLS))

@@ -33,7 +33,7 @@ from .._record import to_record
 from . import protocol
 from .client import SEND_TIMEOUT, Client, encode
 from .protocol import ProtocolError, RateLimit
-from .store import Store, StoreConflict, token_hash
+from .store import Store, StoreConflict, StoreUnavailable, token_hash
 from .table import Table, TableConfig
 
 log = logging.getLogger("tarabish.server")
@@ -182,6 +182,10 @@ class Connection:
                 await self._handle(protocol.parse(frame.get("text")))
             except ProtocolError as error:
                 await self.reply(error.to_message())
+            except StoreUnavailable as error:
+                log.error("database unavailable", extra={"error": str(error)})
+                refusal = ProtocolError("unavailable", "P3.5", f"{error}; nothing changed")
+                await self.reply(refusal.to_message())
 
     async def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -282,6 +286,8 @@ def create_app(server: GameServer) -> Starlette:
             table = await server.create_table(data)
         except StoreConflict as error:
             return _error(409, "exists", "P5.1", str(error))
+        except StoreUnavailable as error:
+            return _error(503, "unavailable", "P3.5", str(error))
         except TarabishError as error:
             return _error(400, "invalid", "P5.1", str(error))
         return JSONResponse(table.summary(), 201)

@@ -17,6 +17,7 @@ commit), so a commit costs one fsync however many tables are writing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import queue
@@ -54,6 +55,11 @@ SCHEMA = (
 )
 
 _SCHEMA_LOCK = 0x7461726162  # the PostgreSQL advisory lock that serialises schema creation
+
+
+class StoreUnavailable(Exception):
+    """The database could not commit (it is down, or the connection to it was lost): nothing
+    was stored. The store opens a new connection for the next write."""
 
 
 class StoreConflict(InvalidInputError):
@@ -130,9 +136,15 @@ class Store:
         return statement.replace("?", "%s") if self.is_postgres else statement
 
     def _transaction(self, jobs: list[_Job]) -> list[tuple[bool, Any]]:
-        """Run ``jobs`` in one transaction: each job's (ok, result or error)."""
-        connection = self._connection
-        cursor = connection.cursor()
+        """Run ``jobs`` in one transaction: each job's (ok, result or error). A lost database
+        connection fails every job with ``StoreUnavailable`` and is opened again next time."""
+        try:
+            if self._connection is None:
+                self._connection = self._connect()
+            connection = self._connection
+            cursor = connection.cursor()
+        except Exception as error:
+            return [(False, StoreUnavailable(f"the database is unavailable: {error}"))] * len(jobs)
         try:
             if not self.is_postgres:
                 cursor.execute("BEGIN")
@@ -140,11 +152,17 @@ class Store:
             connection.commit()
             return results
         except Exception as error:
-            connection.rollback()
+            with contextlib.suppress(Exception):
+                connection.rollback()
+            if getattr(connection, "broken", False) or getattr(connection, "closed", False):
+                self._connection = None
+                unavailable = StoreUnavailable(f"the database is unavailable: {error}")
+                return [(False, unavailable)] * len(jobs)
             if len(jobs) == 1:
                 return [(False, error)]
         finally:
-            cursor.close()
+            with contextlib.suppress(Exception):
+                cursor.close()
         # One job failed: run each alone so the others still commit and only it fails.
         return [self._transaction([job])[0] for job in jobs]
 
@@ -175,7 +193,8 @@ class Store:
             if batch:
                 for (_, future), (ok, value) in zip(batch, self._transaction(batch), strict=True):
                     future.get_loop().call_soon_threadsafe(_settle, future, ok, value)
-        self._connection.close()
+        if self._connection is not None:
+            self._connection.close()
 
     async def _submit(self, function: Callable[[Any], Any]) -> Any:
         if self._thread is None:

@@ -35,6 +35,8 @@ MASK64 = (1 << 64) - 1
 GOLDEN_GAMMA = 0x9E3779B97F4A7C15
 MAX_TURN_SECONDS = 3600.0
 MAX_BOT_SECONDS = 10.0
+BOT_RETRY_SECONDS = 1.0
+"""A bot whose action could not be committed tries again after this long."""
 CONFIG_KEYS = (
     "id",
     "rules",
@@ -261,9 +263,9 @@ class Table:
             seed = (self.config.seed ^ (self.actions * GOLDEN_GAMMA)) & MASK64
             try:
                 await self.act(seat, functools.partial(bot_choice, seat=seat, bot=bot, seed=seed))
-            except Exception:
+            except Exception:  # the database is down, say: try again in a while
                 log.exception("bot failed", extra={"table": self.id, "seat": seat, "bot": bot})
-                return
+                await asyncio.sleep(BOT_RETRY_SECONDS)
 
     def _clock(self) -> None:
         """Start the turn clock of a person to move, if the table has one."""
