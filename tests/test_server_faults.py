@@ -29,7 +29,7 @@ from serverkit import (
     record_actions,
 )
 
-TABLE_RULES = {"target": 120, "declarations": "manual", "enforce_legal_play": False}
+TABLE_RULES = {"target": 500, "declarations": "manual", "enforce_legal_play": False}
 SEEDS = (31, 32, 33)
 EVENTS_BEFORE_KILL = 25
 
@@ -61,8 +61,8 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     bots_only = server.create(rules=TABLE_RULES, seats=["random"] * 4, seed=34, bot_seconds=0.02)
     clients = {
         seed: [
-            Player(server, table, 0, seed=seed, pause=0.01),
-            Player(server, table, 2, seed=seed + 1, pause=0.01),
+            Player(server, table, 0, seed=seed, pause=0.005),
+            Player(server, table, 2, seed=seed + 1, pause=0.005),
             Player(server, table, None),
         ]
         for seed, table in tables.items()
@@ -74,6 +74,7 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     while min(len(client.events) for client in everyone) < EVENTS_BEFORE_KILL:
         assert time.monotonic() < deadline, "the tables did not get going"
         time.sleep(0.01)
+    assert not server.request("GET", f"/api/tables/{bots_only}")[1]["over"]
     server.kill9()
     seen_before = {seed: len(group[2].events) for seed, group in clients.items()}
     assert not any(client.done.is_set() for client in everyone), "killed too late"
