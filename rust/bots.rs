@@ -9,7 +9,9 @@ use std::fmt;
 use crate::bits::select;
 use crate::cards::{Card, CardSet, Suit};
 use crate::error::Error;
+use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
+use crate::ismcts::{IsmctsBot, IsmctsParams, Playout};
 use crate::rng::SplitMix64;
 use crate::rules::{card_points, strength, TrickSoFar};
 use crate::state::{Phase, CALL_BASE, PASS};
@@ -53,19 +55,25 @@ pub enum BotSpec {
     Random,
     /// [`GreedyBot`].
     Greedy,
+    /// [`crate::heuristic::HeuristicBot`].
+    Heuristic,
+    /// [`crate::ismcts::IsmctsBot`] with its parameters.
+    Ismcts(IsmctsParams),
 }
 
 /// The bots a [`BotSpec`] may name.
-pub const BOT_NAMES: &str = "random, greedy";
+pub const BOT_NAMES: &str = "random, greedy, heuristic, ismcts";
 
 impl BotSpec {
     /// Parses `name` or `name:key=value,...` (values are numbers).
     pub fn parse(text: &str) -> Result<BotSpec, Error> {
         let (name, rest) = text.split_once(':').unwrap_or((text, ""));
-        let params = Params::parse(text, rest)?;
+        let mut params = Params::parse(text, rest)?;
         let spec = match name.trim().to_ascii_lowercase().as_str() {
             "random" => BotSpec::Random,
             "greedy" => BotSpec::Greedy,
+            "heuristic" => BotSpec::Heuristic,
+            "ismcts" => BotSpec::Ismcts(IsmctsParams::take(&mut params)?),
             other => {
                 return Err(Error::invalid(format!(
                     "unknown bot {other:?}: one of {BOT_NAMES}"
@@ -86,6 +94,8 @@ impl BotSpec {
         match self {
             BotSpec::Random => Box::new(RandomBot),
             BotSpec::Greedy => Box::new(GreedyBot),
+            BotSpec::Heuristic => Box::new(HeuristicBot),
+            BotSpec::Ismcts(params) => Box::new(IsmctsBot::new(*params)),
         }
     }
 }
@@ -95,6 +105,23 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Greedy => f.write_str("greedy"),
+            BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Ismcts(p) => {
+                write!(
+                    f,
+                    "ismcts:iterations={},c={},threads={},seed={},playout={},bid={}",
+                    p.iterations,
+                    p.c,
+                    p.threads,
+                    p.seed,
+                    (p.playout == Playout::Greedy) as u8,
+                    p.heuristic_bid as u8
+                )?;
+                if p.millis > 0 {
+                    write!(f, ",millis={}", p.millis)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -261,5 +288,13 @@ mod tests {
         assert!(BotSpec::parse("random:depth=3").is_err());
         assert!(BotSpec::parse("random:depth").is_err());
         assert!(BotSpec::parse(" random ").unwrap().is_random());
+        let ismcts = BotSpec::parse("ismcts:iterations=50,c=1.5,threads=2,seed=9").unwrap();
+        assert_eq!(
+            ismcts.to_string(),
+            "ismcts:iterations=50,c=1.5,threads=2,seed=9,playout=1,bid=1"
+        );
+        assert_eq!(BotSpec::parse(&ismcts.to_string()).unwrap(), ismcts);
+        assert!(BotSpec::parse("ismcts:iterations=0").is_err());
+        assert!(BotSpec::parse("ismcts:c=-1").is_err());
     }
 }

@@ -3,6 +3,8 @@ seat's information set."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 import tarabish as tb
 
@@ -30,3 +32,58 @@ def test_bot_action_is_legal_and_needs_a_running_hand() -> None:
         state.apply(action)
     with pytest.raises(tb.InvalidInputError):
         tb.bot_action(state, "greedy")
+
+
+BOTS = [
+    "random",
+    "greedy",
+    "heuristic",
+    "ismcts:iterations=300,seed=4",
+    "ismcts:iterations=300,threads=2,playout=0,bid=0",
+]
+
+
+def running_states(count: int) -> list[tb.HandState]:
+    """Hands stopped at a random decision (auction or play, every R5.1 variant)."""
+    rng = random.Random(17)
+    states = []
+    variants = [tb.Rules(), tb.Rules(head_plain=True, undertrump_optional=True)]
+    for k in range(count):
+        state = tb.HandState(k % 4, seed=k, rules=variants[k % 2])
+        for _ in range(rng.randrange(40)):
+            if state.is_terminal:
+                break
+            state.apply(rng.choice(state.legal_action_ids()))
+        if not state.is_terminal:
+            states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("bot", BOTS)
+def test_a_decision_does_not_change_when_hidden_cards_are_redealt(bot: str) -> None:
+    """The leak test: re-deal what the seat to move cannot see (``sample_world``); a bot with
+    a fixed seed must choose the same action, or it read a hidden card."""
+    for state in running_states(25 if bot.startswith("ismcts") else 120):
+        seat = state.to_move
+        assert seat is not None
+        chosen = tb.bot_action(state, bot, seed=9)
+        assert chosen in state.legal_action_ids()
+        for world in state.sample_worlds(seat, seed=3, count=3):
+            assert tb.bot_action(world, bot, seed=9) == chosen
+
+
+def test_ismcts_is_deterministic_for_a_seed_and_thread_count() -> None:
+    for state in running_states(8):
+        for spec in ("ismcts:iterations=400,threads=2", "ismcts:iterations=400"):
+            assert tb.bot_action(state, spec, seed=5) == tb.bot_action(state, spec, seed=5)
+
+
+def test_bot_specs_with_parameters() -> None:
+    spec = tb.bot_spec({"name": "ismcts", "iterations": 100, "c": 1.0})
+    assert spec == "ismcts:iterations=100,c=1,threads=1,seed=0,playout=1,bid=1"
+    assert tb.bot_spec(spec) == spec
+    for bad in ("ismcts:iterations=0", "ismcts:threads=0", "ismcts:depth=2", "heuristic:c=1"):
+        with pytest.raises(tb.InvalidInputError):
+            tb.bot_spec(bad)
+    summary = tb.simulate(hands=4, seed=1, bots=("ismcts:iterations=50", "heuristic"), threads=1)
+    assert summary.hands == 4

@@ -1,0 +1,371 @@
+//! Single-observer information-set Monte Carlo tree search (Cowling, Powley and Whitehouse,
+//! 2012; docs/SEARCH.md). One tree over the acting seat's information set: each iteration draws
+//! a world uniformly from what the seat knows ([`WorldSampler`]), walks the tree with the
+//! actions legal in that world (UCB1 with availability counts), adds one node, plays the rest
+//! of the hand out at random and backs up each team's share of the hand's score (R6). Root
+//! parallelism: each thread grows its own tree from its own seed and the root visit counts are
+//! summed, so a decision depends only on the seed and the thread count.
+
+use std::time::{Duration, Instant};
+
+use crate::bits::select;
+use crate::bots::{random_action, wins_so_far, Params, Policy};
+use crate::cards::Card;
+use crate::heuristic::HeuristicBot;
+use crate::infoset::InfoSet;
+use crate::rng::{derive, SplitMix64};
+use crate::rules::{card_points, strength, TrickSoFar};
+use crate::state::{Hand, Phase};
+use crate::worlds::WorldSampler;
+
+const NONE: u32 = u32::MAX;
+/// Iterations between two looks at the clock under a time budget.
+const CLOCK_EVERY: u32 = 64;
+
+/// The knobs of an [`IsmctsBot`] (text form `ismcts:iterations=2000,c=0.7,threads=2,seed=3`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IsmctsParams {
+    /// Iterations a decision, over all threads (ignored when `millis` > 0).
+    pub iterations: u32,
+    /// A time budget a decision in milliseconds instead (0: use `iterations`).
+    pub millis: u32,
+    /// The UCB1 exploration constant (rewards are in 0..1).
+    pub c: f64,
+    /// Root-parallel threads.
+    pub threads: u32,
+    /// Mixed into every decision's seed.
+    pub seed: u64,
+    /// How playouts choose cards.
+    pub playout: Playout,
+    /// Whether the auction is left to the rule heuristic's call (R3) instead of searched.
+    pub heuristic_bid: bool,
+}
+
+/// The playout policy of an [`IsmctsBot`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Playout {
+    /// Every legal action equally likely (`playout=0`).
+    Random,
+    /// In the sampled world: lead at random, feed a winning partner, else win as cheaply as
+    /// possible, else throw the cheapest card (`playout=1`).
+    Greedy,
+}
+
+impl Default for IsmctsParams {
+    fn default() -> IsmctsParams {
+        IsmctsParams {
+            iterations: DEFAULT_ITERATIONS,
+            millis: 0,
+            c: 0.7,
+            threads: 1,
+            seed: 0,
+            playout: Playout::Greedy,
+            heuristic_bid: true,
+        }
+    }
+}
+
+/// The default budget: a decision well under 100 ms on one core (docs/SEARCH.md).
+pub const DEFAULT_ITERATIONS: u32 = 4000;
+const MAX_ITERATIONS: f64 = 100_000_000.0;
+const MAX_MILLIS: f64 = 3_600_000.0;
+const MAX_THREADS: f64 = 256.0;
+
+impl IsmctsParams {
+    /// Takes the ISMCTS keys of a bot spec.
+    pub fn take(params: &mut Params) -> Result<IsmctsParams, crate::error::Error> {
+        let defaults = IsmctsParams::default();
+        Ok(IsmctsParams {
+            iterations: params.take(
+                "iterations",
+                defaults.iterations as f64,
+                1.0,
+                MAX_ITERATIONS,
+            )? as u32,
+            millis: params.take("millis", 0.0, 0.0, MAX_MILLIS)? as u32,
+            c: params.take("c", defaults.c, 0.0, 100.0)?,
+            threads: params.take("threads", 1.0, 1.0, MAX_THREADS)? as u32,
+            seed: params.take("seed", 0.0, 0.0, u32::MAX as f64)? as u64,
+            playout: if params.take("playout", 1.0, 0.0, 1.0)? == 0.0 {
+                Playout::Random
+            } else {
+                Playout::Greedy
+            },
+            heuristic_bid: params.take("bid", 1.0, 0.0, 1.0)? != 0.0,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    action: u8,
+    /// The seat that took `action` (whose team's reward this node sums).
+    mover: u8,
+    visits: u32,
+    available: u32,
+    reward: f64,
+    first_child: u32,
+    next_sibling: u32,
+}
+
+impl Node {
+    const ROOT: Node = Node {
+        action: 0,
+        mover: 0,
+        visits: 0,
+        available: 0,
+        reward: 0.0,
+        first_child: NONE,
+        next_sibling: NONE,
+    };
+}
+
+/// The ISMCTS bot.
+#[derive(Clone, Debug, Default)]
+pub struct IsmctsBot {
+    params: IsmctsParams,
+    /// One tree a thread, kept between decisions to reuse its memory.
+    trees: Vec<Vec<Node>>,
+}
+
+impl IsmctsBot {
+    /// A bot with these parameters.
+    pub fn new(params: IsmctsParams) -> IsmctsBot {
+        IsmctsBot {
+            params,
+            trees: vec![Vec::new(); params.threads as usize],
+        }
+    }
+
+    /// Runs the search for the seat of `info` and returns each legal action's root visits
+    /// (summed over threads), by action id.
+    pub fn search(&mut self, info: &InfoSet, seed: u64) -> [u64; 64] {
+        let sampler = WorldSampler::new(info);
+        let threads = self.params.threads.max(1) as usize;
+        let params = self.params;
+        let per_thread = |k: usize| {
+            let share = params.iterations / threads as u32;
+            share + (k < (params.iterations % threads as u32) as usize) as u32
+        };
+        let sampler = &sampler;
+        let mut totals = [0u64; 64];
+        let results: Vec<[u64; 64]> = if threads == 1 {
+            vec![grow(
+                &mut self.trees[0],
+                sampler,
+                &params,
+                per_thread(0),
+                derive(seed, 0),
+            )]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .trees
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(k, tree)| {
+                        let iterations = per_thread(k);
+                        scope.spawn(move || {
+                            grow(tree, sampler, &params, iterations, derive(seed, k as u64))
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or([0; 64]))
+                    .collect()
+            })
+        };
+        for visits in results {
+            for (total, v) in totals.iter_mut().zip(visits) {
+                *total += v;
+            }
+        }
+        totals
+    }
+}
+
+impl Policy for IsmctsBot {
+    fn act(&mut self, info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8 {
+        if legal.count_ones() == 1 {
+            return legal.trailing_zeros() as u8;
+        }
+        if self.params.heuristic_bid && info.phase() == Phase::Auction {
+            return HeuristicBot.act(info, legal, rng);
+        }
+        let seed = derive(self.params.seed, rng.next_u64());
+        let visits = self.search(info, seed);
+        // The most visited legal action; ties go to the lowest id.
+        let mut best = legal.trailing_zeros() as u8;
+        for id in 0..64u8 {
+            if legal & (1 << id) != 0 && visits[id as usize] > visits[best as usize] {
+                best = id;
+            }
+        }
+        best
+    }
+}
+
+/// Grows one tree for `iterations` iterations (or the time budget) and returns its root
+/// children's visits by action id.
+fn grow(
+    tree: &mut Vec<Node>,
+    sampler: &WorldSampler,
+    params: &IsmctsParams,
+    iterations: u32,
+    seed: u64,
+) -> [u64; 64] {
+    tree.clear();
+    tree.push(Node::ROOT);
+    let mut rng = SplitMix64::new(seed);
+    let mut path: Vec<u32> = Vec::with_capacity(48);
+    let deadline =
+        (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
+    let mut done = 0u32;
+    loop {
+        let over = match deadline {
+            Some(deadline) => done % CLOCK_EVERY == 0 && Instant::now() >= deadline,
+            None => done >= iterations,
+        };
+        if over {
+            break;
+        }
+        iterate(tree, sampler, params, &mut rng, &mut path);
+        done += 1;
+    }
+    let mut visits = [0u64; 64];
+    let mut child = tree[0].first_child;
+    while child != NONE {
+        let node = &tree[child as usize];
+        visits[node.action as usize] = node.visits as u64;
+        child = node.next_sibling;
+    }
+    visits
+}
+
+/// One iteration: draw a world, select and expand in the tree, play out, back up.
+fn iterate(
+    tree: &mut Vec<Node>,
+    sampler: &WorldSampler,
+    params: &IsmctsParams,
+    rng: &mut SplitMix64,
+    path: &mut Vec<u32>,
+) {
+    let mut world = sampler.sample(rng);
+    path.clear();
+    let mut node = 0u32;
+    while !world.is_terminal() {
+        let legal = world.legal_mask();
+        let mover = world.to_move().unwrap_or(0);
+        let mut untried = legal;
+        let mut best = NONE;
+        let mut best_score = f64::NEG_INFINITY;
+        let mut child = tree[node as usize].first_child;
+        while child != NONE {
+            let n = &mut tree[child as usize];
+            if legal & (1 << n.action) != 0 {
+                untried &= !(1 << n.action);
+                n.available += 1;
+                let score = n.reward / n.visits as f64
+                    + params.c * ((n.available as f64).ln() / n.visits as f64).sqrt();
+                if score > best_score {
+                    best_score = score;
+                    best = child;
+                }
+            }
+            child = n.next_sibling;
+        }
+        if untried != 0 {
+            let action = random_action(untried, rng);
+            let index = tree.len() as u32;
+            tree.push(Node {
+                action,
+                mover,
+                visits: 0,
+                available: 1,
+                reward: 0.0,
+                first_child: NONE,
+                next_sibling: tree[node as usize].first_child,
+            });
+            tree[node as usize].first_child = index;
+            world.apply_unchecked(action);
+            path.push(index);
+            break;
+        }
+        world.apply_unchecked(tree[best as usize].action);
+        path.push(best);
+        node = best;
+    }
+    match params.playout {
+        Playout::Random => random_playout(&mut world, rng),
+        Playout::Greedy => greedy_playout(&mut world, rng),
+    }
+    let share = score_shares(&world);
+    for &index in path.iter() {
+        let n = &mut tree[index as usize];
+        n.visits += 1;
+        n.reward += share[(n.mover & 1) as usize];
+    }
+}
+
+/// Plays the hand out with uniformly random legal actions.
+#[inline]
+fn random_playout(world: &mut Hand, rng: &mut SplitMix64) {
+    while world.phase() == Phase::Auction {
+        let action = random_action(world.legal_mask(), rng);
+        world.apply_unchecked(action);
+    }
+    while world.phase() == Phase::Play {
+        let cards = world.legal_cards();
+        let index = select(cards.bits(), rng.below(cards.len())) as u8;
+        world.play_unchecked(Card::from_index_unchecked(index));
+    }
+}
+
+/// Plays the hand out with [`Playout::Greedy`] (random in the auction).
+fn greedy_playout(world: &mut Hand, rng: &mut SplitMix64) {
+    while world.phase() == Phase::Auction {
+        let action = random_action(world.legal_mask(), rng);
+        world.apply_unchecked(action);
+    }
+    let Some(trump) = world.trump() else {
+        return;
+    };
+    while world.phase() == Phase::Play {
+        let cards = world.legal_cards();
+        let played = world.current_trick();
+        let card = if played.is_empty() || cards.len() == 1 {
+            Card::from_index_unchecked(select(cards.bits(), rng.below(cards.len())) as u8)
+        } else {
+            let trick = TrickSoFar::of(played, trump);
+            let position = trick.len();
+            let cost = |c: Card| (card_points(c, trump), c.suit() == trump, strength(c, trump));
+            if position >= 2 && trick.winner() == position - 2 {
+                let plain = cards.minus(trump.mask());
+                let pool = if plain.is_empty() { cards } else { plain };
+                pool.iter().max_by_key(|&c| card_points(c, trump))
+            } else {
+                cards
+                    .iter()
+                    .filter(|&c| wins_so_far(trick, c, trump))
+                    .min_by_key(|&c| (c.suit() == trump, strength(c, trump)))
+                    .or_else(|| cards.iter().min_by_key(|&c| cost(c)))
+            }
+            .unwrap_or(Card::from_index_unchecked(
+                cards.bits().trailing_zeros() as u8
+            ))
+        };
+        world.play_unchecked(card);
+    }
+}
+
+/// Each team's share of what the hand scored (R6): the reward, in 0..1; a void hand is even.
+fn score_shares(hand: &Hand) -> [f64; 2] {
+    let score = hand.score();
+    let total = (score[0] + score[1]) as f64;
+    if total == 0.0 {
+        [0.5, 0.5]
+    } else {
+        [score[0] as f64 / total, score[1] as f64 / total]
+    }
+}
