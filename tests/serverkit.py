@@ -211,8 +211,9 @@ def _cards(value: Any) -> set[str]:
 class Player(threading.Thread):
     """A scripted client in its own thread: joins (or resumes) a seat and, whenever its view
     says it is to move, sends a seeded choice among its legal ids (never a call) until the
-    match is over. Keeps every message, checks each for leaks, and can drop its connection
-    after ``drop_after`` actions and resume with the last seq it saw."""
+    match is over (its first action waits for ``go``, if given). Keeps every message, checks
+    each for leaks, and can drop its connection after ``drop_after`` actions and resume with
+    the last seq it saw."""
 
     def __init__(
         self,
@@ -223,6 +224,7 @@ class Player(threading.Thread):
         seed: int = 0,
         drop_after: int | None = None,
         pause: float = 0.0,
+        go: threading.Event | None = None,
     ) -> None:
         super().__init__(daemon=True)
         self.server = server
@@ -231,6 +233,7 @@ class Player(threading.Thread):
         self.rng = random.Random(seed)
         self.drop_after = drop_after
         self.pause = pause
+        self.go = go
         self.token: str | None = None
         self.events: list[dict[str, Any]] = []
         self.messages: list[dict[str, Any]] = []
@@ -308,6 +311,8 @@ class Player(threading.Thread):
         ]
         if not choices:
             return False
+        if self.go is not None:
+            self.go.wait()
         if self.pause:
             time.sleep(self.pause)
         ws.send(json.dumps({"type": "action", "action": self.rng.choice(choices)}))

@@ -9,6 +9,7 @@ back."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,11 +59,11 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
         )
         for seed in SEEDS
     }
-    bots_only = server.create(rules=TABLE_RULES, seats=["random"] * 4, seed=34, bot_seconds=0.02)
+    go = threading.Event()
     clients = {
         seed: [
-            Player(server, table, 0, seed=seed, pause=0.005),
-            Player(server, table, 2, seed=seed + 1, pause=0.005),
+            Player(server, table, 0, seed=seed, pause=0.005, go=go),
+            Player(server, table, 2, seed=seed + 1, pause=0.005, go=go),
             Player(server, table, None),
         ]
         for seed, table in tables.items()
@@ -71,6 +72,11 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     for client in everyone:
         client.start()
     deadline = time.monotonic() + 30
+    while not all(client.events for client in everyone):  # every client is in ...
+        assert time.monotonic() < deadline, "the clients did not all join"
+        time.sleep(0.01)
+    bots_only = server.create(rules=TABLE_RULES, seats=["random"] * 4, seed=34, bot_seconds=0.02)
+    go.set()  # ... before any table gets going
     while min(len(client.events) for client in everyone) < EVENTS_BEFORE_KILL:
         assert time.monotonic() < deadline, "the tables did not get going"
         time.sleep(0.01)
