@@ -373,7 +373,8 @@ def _tournament_parser(commands: _Commands) -> None:
         "a",
         type=_bot_spec,
         metavar="A",
-        help=f"bot A: a name ({', '.join(BOTS)}) or a spec with parameters, name:key=value,...",
+        help="bot A: a bot spec, a name (random, greedy, heuristic, ismcts) with any parameters "
+        "as name:key=value,... (ismcts:iterations=1000; docs/SEARCH.md)",
     )
     parser.add_argument("b", type=_bot_spec, metavar="B", help="bot B, the same way")
     parser.add_argument(
