@@ -15,6 +15,7 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets -- -D warnings
 	cargo clippy --lib --features python -- -D warnings
+	RUSTDOCFLAGS="-D missing_docs -D warnings" cargo doc --no-deps --quiet
 	$(PYTHON) -m ruff check python tests benches
 	$(PYTHON) -m ruff format --check python
 	$(PYTHON) -m mypy --strict python/tarabish

@@ -8,15 +8,10 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use tarabish::bots::{random_action, BotSpec};
-use tarabish::deal::deal_with;
-use tarabish::infoset::InfoSet;
-use tarabish::rng::{derive, SplitMix64};
-use tarabish::sim::{simulate_on, Batch, Summary};
-use tarabish::state::{MISPLAY, THROW};
-use tarabish::worlds::WorldSampler;
 use tarabish::{
-    legal_plays, parse_cards, CardSet, Declarations, Hand, Rules, Suit, TableHand, TrickSoFar,
+    deal_with, derive, legal_plays, parse_cards, random_action, simulate_on, Batch, BotSpec,
+    CardSet, Declarations, Hand, InfoSet, Rules, SplitMix64, Suit, Summary, TableHand, TrickSoFar,
+    WorldSampler, MISPLAY, THROW,
 };
 
 fn median(mut samples: Vec<f64>) -> f64 {

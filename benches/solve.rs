@@ -5,9 +5,7 @@
 
 use std::time::Instant;
 
-use tarabish::rng::{derive, SplitMix64};
-use tarabish::solver::{Solver, ENTRY_BYTES, TABLE_ENTRIES};
-use tarabish::{Hand, Rules};
+use tarabish::{derive, Hand, Rules, Solver, SplitMix64, ENTRY_BYTES, TABLE_ENTRIES};
 
 /// Deals solved.
 const DEALS: u64 = 1_000;

@@ -410,6 +410,15 @@ pub fn too_many_cards() -> Error {
 }
 
 /// Parses space- or comma-separated card text, in order; at most [`MAX_CARDS`] cards.
+///
+/// ```
+/// use tarabish::{parse_cards, Card, Rank, Suit};
+///
+/// let cards = parse_cards("JH, 10s th").unwrap();
+/// assert_eq!(cards[0], Card::new(Suit::Hearts, Rank::Jack));
+/// assert_eq!(cards[1].to_string(), "TS");
+/// assert!(parse_cards("JH JX").is_err());
+/// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, Error> {
     let mut cards = Vec::new();
     for word in text

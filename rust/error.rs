@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+/// Every fault the core reports: bad input, or an action the rules forbid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Error {
     /// Card text that is not rank then suit (R0).
@@ -13,9 +14,13 @@ pub enum Error {
     Invalid(String),
     /// An action the rules forbid in this state; the state is unchanged.
     Illegal {
+        /// The action as text (`"2 play JH"`).
         action: String,
+        /// The rule it breaks (`"R5.1b"`).
         rule: &'static str,
+        /// The state, described for a person (dealer, phase, trump, trick, the seat's cards).
         state: String,
+        /// Why the rule forbids it.
         reason: String,
     },
 }

@@ -1,45 +1,97 @@
 //! tarabish: a fast, exact rules engine for Tarabish (Cape Breton Belote).
 //!
-//! The rules are RULES.md (docs/RULES.md); each module names the rule ids it implements.
-//! Card sets are bit masks, states are `Copy`, legal actions are masks; only `py` (behind the
-//! `python` feature) knows Python exists.
+//! The rules are docs/RULES.md; each module names the rule ids it implements. Card sets are bit
+//! masks ([`CardSet`]), states are `Copy` values ([`Hand`], [`TableHand`], [`Match`]), legal
+//! actions are masks of the dense action ids of R0. The modules are private: what this crate
+//! offers is the list of `pub use` below, by concept (docs/ARCHITECTURE.md). Only `py` (behind
+//! the `python` feature) knows Python exists.
+//!
+//! ```
+//! use tarabish::{legal_plays, parse_cards, Hand, Rules, Suit, TrickSoFar};
+//!
+//! // R5.1b: void in hearts, holding trump, the player must trump.
+//! let hand = parse_cards("6C 7S").unwrap().into_iter().collect();
+//! let trick = TrickSoFar::of(&parse_cards("AH").unwrap(), Suit::Clubs);
+//! let legal = legal_plays(hand, &trick, Suit::Clubs, &Rules::default());
+//! assert_eq!(legal.len(), 1);
+//!
+//! // A seeded hand: eldest (seat 1) speaks first (R3.1).
+//! let hand = Hand::from_seed(42, 0, Rules::default(), [0, 0]);
+//! assert_eq!(hand.to_move(), Some(1));
+//! ```
 
-pub mod action_text;
-pub mod bits;
-pub mod bots;
-pub mod cards;
-pub mod deal;
-pub mod error;
-pub mod events;
-pub mod heuristic;
-pub mod infoset;
-pub mod ismcts;
-pub mod matches;
-pub mod observe;
-pub mod rng;
-pub mod rules;
-pub mod runs;
-pub mod scoring;
-pub mod seats;
-pub mod sim;
-pub mod solver;
-pub mod state;
-pub mod table;
-pub mod tournament;
-pub mod variants;
-pub mod worlds;
+#![warn(missing_docs)]
 
-pub use cards::{parse_cards, Card, CardSet, Rank, Suit};
-pub use deal::{deal_from_seed, Deal};
+mod action_text;
+mod bits;
+mod bots;
+mod cards;
+mod deal;
+mod error;
+mod events;
+mod heuristic;
+mod infoset;
+mod ismcts;
+mod matches;
+mod observe;
+mod rng;
+mod rules;
+mod runs;
+mod scoring;
+mod seats;
+mod sim;
+mod solver;
+mod state;
+mod table;
+mod tournament;
+mod variants;
+mod worlds;
+
+// The public surface, by concept. Everything else is private to the crate (the modules
+// themselves, bit tricks, lookup tables, the solver's internals).
+
+// Cards, seats and the rule options (R0, R1.1, R9).
+pub use cards::{parse_cards, Card, CardSet, Rank, Suit, MAX_CARDS};
 pub use error::Error;
-pub use matches::Match;
-pub use rules::{card_points, legal_plays, TrickSoFar};
-pub use runs::{compare_runs, find_runs, Run, Runs};
-pub use scoring::{score_hand, Outcome};
 pub use seats::{eldest, next_seat, partner, right_of, seat_after, seat_of, team_of, SEATS, TEAMS};
-pub use state::{Hand, Phase};
-pub use table::TableHand;
 pub use variants::{Declarations, Rules};
+
+// The rule primitives (R1, R4, R5, R6) and the points they count.
+pub use rules::{
+    card_points, checked_legal_plays, checked_trick_winner, distinct, implied_voids, legal_plays,
+    TrickSoFar,
+};
+pub use runs::{checked_run_winner, compare_runs, find_runs, Run, Runs, FIFTY, TWENTY};
+pub use scoring::{score_hand, Outcome, BELLA_POINTS, CARD_COUNT, LAST_TRICK_BONUS};
+
+// Deals and randomness (R2, docs/ENGINE.md "Randomness").
+pub use deal::{
+    check_deal, deal_from_seed, deal_with, Deal, CARDS_PER_SEAT, FIRST_PACKETS, KITTY_SIZE,
+};
+pub use rng::{derive, mix64, SplitMix64};
+
+// Hands and matches (R3-R8): action ids, the auto-mode hand, table mode, the match.
+pub use action_text::parse_action;
+pub use matches::Match;
+pub use state::{
+    Hand, Phase, TrickRecord, ANNOUNCE, BELLA, CALL_BASE, MISPLAY, NUM_ACTIONS, PASS,
+    PLAYS_BEFORE_RUNS, SHOW, THROW, TRICKS,
+};
+pub use table::{CallRecord, Misplay, TableHand};
+
+// What one seat knows and is told: information sets, views, events, sampled worlds.
+pub use events::{hand_events, match_events, Event, EventKind};
+pub use infoset::InfoSet;
+pub use observe::{information_string, write_tensor, TENSOR_SIZE};
+pub use worlds::WorldSampler;
+
+// Bots, batches, tournaments and the double-dummy solver.
+pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT_NAMES};
+pub use heuristic::HeuristicBot;
+pub use ismcts::{IsmctsBot, IsmctsParams, Playout};
+pub use sim::{simulate, simulate_on, Batch, Summary};
+pub use solver::{position_of, solve, solve_many, Solution, Solver, ENTRY_BYTES, TABLE_ENTRIES};
+pub use tournament::{Standing, Tournament};
 
 #[cfg(feature = "python")]
 mod py;

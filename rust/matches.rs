@@ -38,6 +38,18 @@ impl MatchHand for TableHand {
 }
 
 /// A match of auto-mode hands ([`Hand`], the default) or of [`TableHand`]s.
+///
+/// ```
+/// use tarabish::{Match, Rules};
+///
+/// let mut game: Match = Match::new(7, Rules::default(), 0, [0, 0]);
+/// while !game.is_terminal() {
+///     let legal = game.legal_mask();
+///     game.apply_for(None, legal.trailing_zeros() as u8).unwrap();
+/// }
+/// let winner = game.winner().unwrap() as usize;
+/// assert!(game.scores()[winner] >= 500); // R7.1
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Match<H: MatchHand = Hand> {
     seed: u64,

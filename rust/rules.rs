@@ -67,6 +67,14 @@ pub fn strength(card: Card, trump: Suit) -> u8 {
 }
 
 /// R1.3: the points of `card` when `trump` is trump.
+///
+/// ```
+/// use tarabish::{card_points, Card, Rank, Suit};
+///
+/// let jack = Card::new(Suit::Hearts, Rank::Jack);
+/// assert_eq!(card_points(jack, Suit::Hearts), 20); // the jack of trump
+/// assert_eq!(card_points(jack, Suit::Spades), 2); // a plain jack
+/// ```
 #[inline]
 pub fn card_points(card: Card, trump: Suit) -> u32 {
     POINTS[trump as usize][card.index() as usize] as u32
@@ -91,6 +99,17 @@ pub fn cards_above(suit: Suit, s: u8, trump: Suit) -> CardSet {
 /// What the rules need to know of the cards played so far to a trick, kept up to date card by
 /// card: the suit led, the strongest card so far as a key (a running maximum, so the highest
 /// trump is never confused with the last trump played) and the position of that card.
+///
+/// R10 example 4, diamonds trump: a low ruff wins, and then the highest trump.
+///
+/// ```
+/// use tarabish::{parse_cards, Suit, TrickSoFar};
+///
+/// let trick = TrickSoFar::of(&parse_cards("8S 8D 9D JD").unwrap(), Suit::Diamonds);
+/// assert_eq!(trick.winner(), 3); // the jack of trump
+/// let trick = TrickSoFar::of(&parse_cards("8S 9S 6H 6C").unwrap(), Suit::Diamonds);
+/// assert_eq!(trick.winner(), 1); // no trump: the highest spade
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TrickSoFar {
     len: u8,
@@ -181,6 +200,17 @@ pub fn broken_rule(hand: CardSet, trick: &TrickSoFar) -> &'static str {
 }
 
 /// R5.1: the cards of `hand` that may be played to `trick`.
+///
+/// R10 example 2: spades trump, the trick holds the trump ten, and only the 9 heads it.
+///
+/// ```
+/// use tarabish::{legal_plays, parse_cards, CardSet, Rules, Suit, TrickSoFar};
+///
+/// let hand: CardSet = parse_cards("6S 7S 8S 9S").unwrap().into_iter().collect();
+/// let trick = TrickSoFar::of(&parse_cards("TS").unwrap(), Suit::Spades);
+/// let legal = legal_plays(hand, &trick, Suit::Spades, &Rules::default());
+/// assert_eq!(legal.iter().map(|card| card.to_string()).collect::<Vec<_>>(), ["9S"]);
+/// ```
 #[inline(always)]
 pub fn legal_plays(hand: CardSet, trick: &TrickSoFar, trump: Suit, rules: &Rules) -> CardSet {
     if trick.len == 0 {

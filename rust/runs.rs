@@ -153,6 +153,17 @@ fn each_run(hand: CardSet, mut found: impl FnMut(Run)) {
 }
 
 /// R4.1: the runs of `hand`, ordered by length, then top card (both descending), then suit.
+///
+/// R10 example 5: A Q J T 8 7 6 of one suit holds two twenties, Q-J-T and 8-7-6.
+///
+/// ```
+/// use tarabish::{find_runs, parse_cards, CardSet};
+///
+/// let hand: CardSet = parse_cards("AH QH JH TH 8H 7H 6H").unwrap().into_iter().collect();
+/// let runs = find_runs(hand);
+/// let points: Vec<u32> = runs.as_slice().iter().map(|run| run.points()).collect();
+/// assert_eq!(points, [20, 20]);
+/// ```
 pub fn find_runs(hand: CardSet) -> Runs {
     let mut found = Runs::NONE;
     each_run(hand, |run| {
@@ -182,6 +193,19 @@ pub fn runs_summary(hand: CardSet, trump: Suit) -> (u8, u32) {
 }
 
 /// R4.2: `Greater` if `a` beats `b`.
+///
+/// R10 example 6: T-9-8-7 beats 9-8-7-6, and a trump run beats the same plain run.
+///
+/// ```
+/// use std::cmp::Ordering;
+/// use tarabish::{compare_runs, Rank, Run, Suit};
+///
+/// let ten_high = Run::new(Suit::Clubs, Rank::Ten, 4).unwrap();
+/// let nine_high = Run::new(Suit::Hearts, Rank::Nine, 4).unwrap();
+/// assert_eq!(compare_runs(ten_high, nine_high, Suit::Spades), Ordering::Greater);
+/// let trump = Run::new(Suit::Spades, Rank::Ten, 4).unwrap();
+/// assert_eq!(compare_runs(trump, ten_high, Suit::Spades), Ordering::Greater);
+/// ```
 pub fn compare_runs(a: Run, b: Run, trump: Suit) -> Ordering {
     a.strength(trump).cmp(&b.strength(trump))
 }

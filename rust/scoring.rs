@@ -42,6 +42,15 @@ impl Outcome {
 }
 
 /// R6.2-R6.4: what each team scores from the teams' points (cards, last, runs, bella; R6.1).
+///
+/// R10 example 8: a count of 202; the callers (team 0) take 95 against 107, so bait.
+///
+/// ```
+/// use tarabish::{score_hand, Outcome, Rules};
+///
+/// assert_eq!(score_hand([95, 107], 0, &Rules::default()), (Outcome::Bait, [0, 202]));
+/// assert_eq!(score_hand([110, 92], 0, &Rules::default()), (Outcome::Made, [110, 92]));
+/// ```
 pub fn score_hand(points: [u32; 2], caller_team: usize, rules: &Rules) -> (Outcome, [u32; 2]) {
     let other = 1 - caller_team;
     let count = points[0] + points[1];

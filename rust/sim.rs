@@ -55,19 +55,27 @@ pub fn seat_action(seats: &mut Seats, hand: &Hand, rng: &mut SplitMix64) -> u8 {
 /// Totals over a batch; every field is a count or a sum.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
+    /// Hands played (void ones included).
     pub hands: u64,
+    /// Matches played (0 for a batch of hands).
     pub matches: u64,
     /// Hands made, bait, half bait, void (R6, R3.3).
     pub outcomes: [u64; 4],
+    /// Hands in which each seat named trump (R3).
     pub calls_by_seat: [u64; 4],
     /// Card points and last taken in tricks won by each seat.
     pub trick_points_by_seat: [u64; 4],
-    /// Team points (R6.1) and what the teams scored (R6.2-R6.4).
+    /// Team points (R6.1: cards, last, runs, bella).
     pub points_by_team: [u64; 2],
+    /// What each team scored (R6.2-R6.4).
     pub score_by_team: [u64; 2],
+    /// Hands in which runs were scored (R4.3).
     pub hands_with_runs: u64,
+    /// Run points scored, all hands together.
     pub run_points: u64,
+    /// Hands in which bella was credited (R4.5).
     pub hands_with_bella: u64,
+    /// Matches won by each team (R7.1).
     pub match_wins: [u64; 2],
 }
 

@@ -63,6 +63,24 @@ impl Phase {
 }
 
 /// One hand of Tarabish, from the deal to the score. Cheap to copy: undo is a saved copy.
+///
+/// A whole hand, always taking the lowest legal action id (R0: 0-35 play that card, 36-39
+/// call, 40 pass):
+///
+/// ```
+/// use tarabish::{Hand, Phase, Rules, CARD_COUNT};
+///
+/// let mut hand = Hand::from_seed(42, 0, Rules::default(), [0, 0]);
+/// assert_eq!(hand.phase(), Phase::Auction);
+/// while !hand.is_terminal() {
+///     let legal = hand.legal_mask(); // bit i set: action id i is legal
+///     hand.apply(legal.trailing_zeros() as u8).unwrap();
+/// }
+/// assert!(hand.outcome().is_some());
+/// let [team0, team1] = hand.points();
+/// assert!(team0 + team1 >= CARD_COUNT); // cards and last, plus any runs and bella (R6.1)
+/// assert!(hand.apply(40).is_err()); // R5.3: nothing after the end
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Hand {
     rules: Rules,

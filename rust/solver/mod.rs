@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
-pub use search::{Position, Search, LAST_TRICK_BONUS};
-pub use table::{Table, ENTRY_BYTES, TABLE_BITS, TABLE_ENTRIES};
+pub use search::{Position, Search};
+pub use table::{Table, ENTRY_BYTES, TABLE_ENTRIES};
 
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
@@ -217,6 +217,16 @@ thread_local! {
 }
 
 /// [`Solver::solve`] with this thread's solver.
+///
+/// ```
+/// use tarabish::{solve, Hand, Rules};
+///
+/// let mut hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+/// hand.apply(36).unwrap(); // eldest calls clubs: the play begins
+/// let solution = solve(&hand).unwrap();
+/// assert!(solution.value <= solution.points_left);
+/// assert!(solution.legal.contains(solution.best.first().unwrap()));
+/// ```
 pub fn solve(hand: &Hand) -> Result<Solution, Error> {
     SOLVER.with(|solver| solver.borrow_mut().solve(hand))
 }
