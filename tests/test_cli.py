@@ -40,6 +40,17 @@ def run_in_process(
     return subprocess.CompletedProcess(["tarabish", *args], code, out, err)
 
 
+def test_simulate_takes_every_bot_of_the_core_with_parameters() -> None:
+    # A key=value item belongs to the spec before it; two specs: one a team (by team).
+    done = run(
+        "simulate", "--hands", "8", "--bots", "ismcts:iterations=8,c=0.5,heuristic", "--json"
+    )
+    assert done.returncode == 0, done.stderr
+    bots = json.loads(done.stdout)["bots"]
+    assert bots[1] == bots[3] == "heuristic" and bots[0] == bots[2]
+    assert bots[0].startswith("ismcts:iterations=8,c=0.5,")
+
+
 def test_simulate_json_is_the_same_batch_as_the_api() -> None:
     done = run("simulate", "--hands", "3000", "--seed", "11", "--json", "--threads", "2")
     assert done.returncode == 0, done.stderr
@@ -87,7 +98,7 @@ def test_simulate_matches_with_rule_flags() -> None:
         (("simulate", "--threads", "-1"), "argument --threads: must be 0 or more, got -1"),
         (
             ("simulate", "--bots", "foo"),
-            f"argument --bots: unknown bot foo: the bots are {', '.join(tb._simulate.BOTS)}",
+            f'argument --bots: unknown bot "foo": one of {", ".join(tb._simulate.BOTS)}',
         ),
         (
             ("simulate", "--bots", "random,random,greedy"),
@@ -97,7 +108,7 @@ def test_simulate_matches_with_rule_flags() -> None:
         (("simulate", "--seed", "-1"), "argument --seed: must be 0 to 2**64-1, got -1"),
         (("simulate", "--target", "0"), "argument --target: must be 1 to 65535 points, got 0"),
         (("simulate", "--hnads", "5"), "unrecognized arguments: --hnads 5"),
-        (("play", "--bot", "oracle"), "argument --bot: unknown bot oracle: the bots are "),
+        (("play", "--bot", "oracle"), 'argument --bot: unknown bot "oracle": one of random, '),
         (("play", "--sead", "1"), "unrecognized arguments: --sead 1"),
         (("replay", "--chek", "x.json"), "unrecognized arguments: --chek"),
         (("replay", "a.json", "b.json"), "one FILE at a time (several only with --check)"),

@@ -76,12 +76,6 @@ def _points(text: str) -> int:
     return value
 
 
-def _bot(text: str) -> str:
-    if text not in BOTS:
-        raise argparse.ArgumentTypeError(f"unknown bot {text}: the bots are {', '.join(BOTS)}")
-    return text
-
-
 def _bot_spec(text: str) -> str:
     """A bot spec (``name`` or ``name:key=value,...``), checked by the core."""
     try:
@@ -91,8 +85,15 @@ def _bot_spec(text: str) -> str:
 
 
 def _bot_list(text: str) -> list[str]:
-    """One bot for every seat, two (team 0, team 1) or four (by seat), comma-separated."""
-    names = [_bot(name.strip()) for name in text.split(",")]
+    """One bot for every seat, two (team 0, team 1) or four (by seat), comma-separated; a
+    ``key=value`` item belongs to the spec before it (``ismcts:iterations=50,c=0.7,greedy``)."""
+    specs: list[str] = []
+    for item in (part.strip() for part in text.split(",")):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    names = [_bot_spec(spec) for spec in specs]
     if len(names) not in (1, 2, 4):
         raise argparse.ArgumentTypeError(
             f"give one bot, two (by team) or four (by seat), comma-separated; got {len(names)}"
@@ -351,7 +352,8 @@ def _simulate_parser(commands: _Commands) -> None:
         type=_bot_list,
         default=["random"],
         metavar="NAMES",
-        help=f"bots from {', '.join(BOTS)}: one for every seat, two (team 0, team 1) or four "
+        help=f"bots from {', '.join(BOTS)}, each with parameters as name:key=value,... "
+        "(docs/SEARCH.md): one for every seat, two (team 0, team 1) or four "
         "(by seat), comma-separated (default random)",
     )
     _add_batch_flags(sim, "summary")
@@ -457,10 +459,11 @@ def _play_parser(commands: _Commands) -> None:
     )
     play.add_argument(
         "--bot",
-        type=_bot,
+        type=_bot_spec,
         default="greedy",
         metavar="NAME",
-        help=f"the other seats' bot, one of {', '.join(BOTS)} (default greedy)",
+        help=f"the other seats' bot, one of {', '.join(BOTS)}, with parameters as "
+        "name:key=value,... (default greedy)",
     )
     play.add_argument(
         "--table",

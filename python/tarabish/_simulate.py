@@ -14,7 +14,8 @@ from ._batch import run_batch
 from ._errors import InvalidInputError, excerpt
 from ._rules import Rules
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "heuristic", "ismcts")
+"""The core's bots by name (rust/bots.rs ``BOT_NAMES``); each takes ``name:key=value,...``."""
 
 BotSpec = str | Mapping[str, Any]
 """A bot: text ``name`` or ``name:key=value,...`` (``"greedy"``), or a dict
