@@ -3,6 +3,7 @@
 //! integers, so a batch gives exactly the same summary on one thread or many, in any chunking.
 
 use std::ops::{Add, Range};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -103,6 +104,26 @@ impl Add for Summary {
 }
 
 impl Summary {
+    /// Every field by name, scalars as one-value slices: the one list of a summary's fields
+    /// that the Python API reads (rust/py/batch.rs; `tarabish.Summary` takes its counts from
+    /// these names).
+    pub fn fields(&self) -> [(&'static str, &[u64]); 11] {
+        use std::slice::from_ref as one;
+        [
+            ("hands", one(&self.hands)),
+            ("matches", one(&self.matches)),
+            ("outcomes", &self.outcomes),
+            ("calls_by_seat", &self.calls_by_seat),
+            ("trick_points_by_seat", &self.trick_points_by_seat),
+            ("points_by_team", &self.points_by_team),
+            ("score_by_team", &self.score_by_team),
+            ("hands_with_runs", one(&self.hands_with_runs)),
+            ("run_points", one(&self.run_points)),
+            ("hands_with_bella", one(&self.hands_with_bella)),
+            ("match_wins", &self.match_wins),
+        ]
+    }
+
     /// Adds one finished hand.
     pub fn record(&mut self, hand: &Hand) {
         self.hands += 1;
@@ -247,6 +268,10 @@ pub fn simulate_serial(batch: &Batch, range: Range<u64>, matches: bool) -> Summa
     })
 }
 
+/// The most threads a batch runs on (docs/ENGINE.md "Batches"): more is refused by the Python
+/// API and capped here. Far more threads than cores only add the cost of starting them.
+pub const MAX_THREADS: usize = 256;
+
 /// Like [`simulate`], on `threads` threads (0: all cores; 1: the calling thread, no pool).
 pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usize) -> Summary {
     if threads == 1 {
@@ -256,15 +281,35 @@ pub fn simulate_on(batch: &Batch, range: Range<u64>, matches: bool, threads: usi
 }
 
 /// Runs `work` (rayon work) on `threads` threads: 0 means rayon's global pool (all cores);
-/// otherwise a pool of that size, or the global pool if one cannot be built.
+/// otherwise a pool of that size (at most [`MAX_THREADS`]), or the global pool if one cannot
+/// be built.
 pub fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
-    if threads == 0 {
-        return work();
+    match (threads > 0)
+        .then(|| pool_of(threads.min(MAX_THREADS)))
+        .flatten()
+    {
+        Some(pool) => pool.install(work),
+        None => work(),
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-        Ok(pool) => pool.install(work),
-        Err(_) => work(),
+}
+
+/// The pool of `threads` threads, built once and kept for the next batch with that many
+/// threads (a batch played in chunks, for progress, builds it once: building a pool of
+/// hundreds of threads costs far more than a small chunk). One pool is kept, the last used.
+fn pool_of(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+    static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, pool)) = last.as_ref().filter(|(size, _)| *size == threads) {
+        return Some(Arc::clone(pool));
     }
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()?,
+    );
+    *last = Some((threads, Arc::clone(&pool)));
+    Some(pool)
 }
 
 #[cfg(test)]

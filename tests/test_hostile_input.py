@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 import tarabish
 from tarabish import Action, Card, InvalidInputError, Rank, Rules, Run, Suit
+from tarabish._core import MAX_THREADS
+from tarabish._core import bot_action as core_bot_action
 
 # ---- Rules cross the boundary by name (R9) ----------------------------------------------
 
@@ -263,3 +265,108 @@ def test_a_forged_run_is_refused(engine: ModuleType) -> None:
             engine.compare_runs(forged, good, "C")
         with pytest.raises(InvalidInputError):
             engine.run_winner([[forged], [], [], []], "C")
+
+
+# ---- strict JSON: states and records ---------------------------------------------------------
+
+
+def _with_duplicate_key(text: str) -> str:
+    return text[:-1] + ', "dealer": 0}'
+
+
+def test_state_json_refuses_duplicate_keys(engine: ModuleType) -> None:
+    text = engine.HandState(1, seed=3).to_json()
+    with pytest.raises(InvalidInputError, match="twice"):
+        engine.HandState.from_json(_with_duplicate_key(text))
+    match_text = engine.MatchState(seed=3).to_json()
+    with pytest.raises(InvalidInputError, match="twice"):
+        engine.MatchState.from_json(match_text[:-1] + ', "seed": 4}')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"format": "tarabish-state/1", "dealer": ' + "1" * 5_000 + "}",
+        '{"format": "tarabish-state/1", "dealer": 1e' + "9" * 5_000 + "}",
+        "[" * 100_000 + "]" * 100_000,
+        '{"dealer": NaN}',
+    ],
+    ids=["huge int", "huge float", "deep", "NaN"],
+)
+def test_state_json_numbers_and_nesting(engine: ModuleType, text: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        engine.HandState.from_json(text)
+    assert len(str(caught.value)) < 400
+
+
+def _deep(depth: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        _deep(2_000),
+        "[" * 100_000 + "]" * 100_000,
+        '{"format": "tarabish-record/1", "hands": [], "x": ' + "9" * 5_000 + "}",
+        '{"format": "tarabish-record/1", "format": "tarabish-record/1", "hands": []}',
+    ],
+    ids=["deep list", "deep text", "huge int", "duplicate key"],
+)
+def test_records_refuse_hostile_json(source: Any) -> None:
+    with pytest.raises(tarabish.RecordError):
+        tarabish.replay(source)
+
+
+def test_to_record_takes_states_only(engine: ModuleType) -> None:
+    for bad in ([1, 2], 5, [engine.HandState(0, seed=1), None], {"deal": 1, "actions": 2}):
+        with pytest.raises(InvalidInputError):
+            tarabish.to_record(bad)
+
+
+# ---- simulate and the bots -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"hands": 1, "bots": None},
+        {"hands": 1, "bots": 5},
+        {"hands": 1, "bots": SURROGATE},
+        {"hands": 10**5000},
+        {"hands": 2**64},
+        {"hands": 1, "seed": -1},
+        {"hands": 1, "seed": 10**30},
+        {"hands": 1, "threads": MAX_THREADS + 1},
+        {"hands": 1, "threads": -1},
+        {"hands": np.int64(5)},
+    ],
+    ids=range(10),
+)
+def test_simulate_bad_arguments(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(InvalidInputError):
+        tarabish.simulate(**kwargs)
+
+
+def test_simulate_parts_and_threads_change_nothing() -> None:
+    """With a progress callback the batch is played in about 50 chunks (the core keeps its pool
+    between them), without one in a single call; neither changes the counts, nor do threads."""
+    seen: list[tuple[int, int]] = []
+    parted = tarabish.simulate(hands=1_000, seed=9, threads=2, progress=lambda *p: seen.append(p))
+    whole = tarabish.simulate(hands=1_000, seed=9, threads=1)
+    most = tarabish.simulate(hands=1_000, seed=9, threads=MAX_THREADS)
+    assert parted.counts() == whole.counts() == most.counts()
+    assert 40 <= len(seen) <= 50 and seen[-1] == (1_000, 1_000)
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+
+
+def test_bot_action_bad_arguments() -> None:
+    state = tarabish.HandState(0, seed=1)
+    for args in ((state, "random", -1), (state, "random", 2**64), ("state", "random"), (state, 5)):
+        with pytest.raises(InvalidInputError):
+            core_bot_action(*args)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError):
+        tarabish.bot_action(state, "random", -1)

@@ -43,10 +43,11 @@ def run_batch(
     progress: Progress | None,
     ray_address: str | None,
 ) -> tuple[Counts, int, float]:
-    """Plays the whole batch: locally in chunks of ``per_chunk`` games (``progress`` after each),
-    or on the Ray cluster at ``ray_address``. Returns the counts, the threads used (the
-    cluster's CPUs on Ray) and the seconds taken. The arguments are checked here first, by
-    playing an empty range, so nothing bad is sent to a cluster."""
+    """Plays the whole batch: locally in chunks of ``per_chunk`` games with ``progress`` after
+    each (in one call without ``progress``), or on the Ray cluster at ``ray_address``.
+    Returns the counts, the threads used (the cluster's CPUs on Ray) and the seconds taken.
+    The arguments are checked here first, by playing an empty range, so nothing bad is sent to
+    a cluster."""
     totals = play(start=0, stop=0, threads=threads)
     start = time.perf_counter()
     if ray_address is not None:
@@ -54,9 +55,12 @@ def run_batch(
 
         totals, threads = _ray.run(ray_address, _OnOneCore(play), total, add_counts, progress)
         return totals, threads, time.perf_counter() - start
+    # Chunks only to report progress: without a callback the batch is one call (each call has
+    # a fixed cost, and the core keeps its thread pool between calls anyway).
+    chunk = per_chunk if progress is not None else max(1, total)
     done = 0
     while done < total:
-        stop = min(total, done + per_chunk)
+        stop = min(total, done + chunk)
         totals = add_counts(totals, play(start=done, stop=stop, threads=threads))
         done = stop
         if progress is not None:

@@ -13,6 +13,7 @@ from ._runs import Run
 from ._views import HandResult, Observation, Outcome, TableView
 
 __all__ = [
+    "MAX_THREADS",
     "TENSOR_SIZE",
     "HandState",
     "MatchState",
@@ -35,6 +36,7 @@ __all__ = [
 ]
 
 TENSOR_SIZE: int
+MAX_THREADS: int
 
 _Cards = str | Iterable[Card | str]
 _SuitLike = Suit | str
@@ -57,7 +59,7 @@ def play_random_hand(
     rules: Rules | None = None,
     scores_before: Sequence[int] | None = None,
 ) -> HandState: ...
-def bot_action(state: HandState, bot: str, seed: int = 0) -> int: ...
+def bot_action(state: HandState, bot: str, seed: int | None = None) -> int: ...
 def bot_spec(text: str) -> str: ...
 
 _RawSolution = tuple[

@@ -31,6 +31,7 @@ from typing import Any, TextIO
 from ._actions import TABLE_VERBS, Action, Phase
 from ._cards import Card, format_cards, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError, excerpt
+from ._json import loads as strict_json
 from ._rules import Rules
 from ._views import HandResult, RunsResult, TrickResult
 
@@ -255,19 +256,6 @@ def dump_output(document: dict[str, Any]) -> str:
 # -- parsing -------------------------------------------------------------------------------------
 
 
-def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise RecordError(f"malformed record JSON: the key {excerpt(key)} appears twice")
-        result[key] = value
-    return result
-
-
-def _reject_constant(name: str) -> Any:
-    raise RecordError(f"malformed record JSON: {name} is not a number")
-
-
 def _load(source: Any) -> Any:
     if isinstance(source, bytes | bytearray):
         try:
@@ -275,14 +263,7 @@ def _load(source: Any) -> Any:
         except UnicodeDecodeError as error:
             raise RecordError(f"a record is UTF-8 JSON text: {error}") from None
     if isinstance(source, str):
-        try:
-            return json.loads(
-                source, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
-            )
-        except json.JSONDecodeError as error:
-            raise RecordError(f"malformed record JSON: {error}") from None
-        except RecursionError:
-            raise RecordError("malformed record JSON: nested too deeply") from None
+        return strict_json(source, RecordError, "record")
     return source
 
 
@@ -459,7 +440,7 @@ def _engine_module(engine: ModuleType | str | None) -> ModuleType:
         engine = "rust"
     if isinstance(engine, ModuleType):
         return engine
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise InvalidInputError(
             f"unknown engine {excerpt(engine)}: expected one of {sorted(ENGINES)}"
         )
@@ -664,26 +645,33 @@ def _hand_dict(state: Any) -> dict[str, Any]:
     }
 
 
+def _is_state(value: Any, name: str) -> bool:
+    """Whether ``value`` is a ``name`` (``HandState``, ``MatchState``) of either engine."""
+    return isinstance(value, tuple(getattr(_engine_module(e), name) for e in ENGINES))
+
+
 def to_record(match_or_hands: Any) -> dict[str, Any]:
     """The record (no results) of a ``MatchState`` or of a ``HandState`` or a sequence of
     ``HandState`` (one rules, in play order), from either engine, as a dict (``json.dumps`` it
     to save). For a match: its finished hands, then the current hand if it has begun (or if no
     hand is finished yet, so that a record always has a hand)."""
-    if hasattr(match_or_hands, "history") and hasattr(match_or_hands, "hand"):
+    if _is_state(match_or_hands, "MatchState"):
         hands = list(match_or_hands.history)
         current = match_or_hands.hand
         if not match_or_hands.is_terminal and (current.actions or not hands):
             hands.append(current)
         rules = match_or_hands.rules
     else:
-        if hasattr(match_or_hands, "deal") and hasattr(match_or_hands, "actions"):
+        if _is_state(match_or_hands, "HandState"):
             hands = [match_or_hands]
         elif isinstance(match_or_hands, Iterable) and not isinstance(match_or_hands, str | bytes):
             hands = list(match_or_hands)
         else:
+            hands = [match_or_hands]
+        if not all(_is_state(hand, "HandState") for hand in hands):
             raise InvalidInputError(
                 f"to_record takes a MatchState, a HandState or a list of HandState, "
-                f"got {type(match_or_hands).__name__}"
+                f"got {excerpt(match_or_hands)}"
             )
         if not hands:
             raise InvalidInputError("to_record needs at least one hand")

@@ -11,11 +11,14 @@ from typing import Any
 
 from . import _core
 from ._batch import run_batch
+from ._core import MAX_THREADS
 from ._errors import InvalidInputError, excerpt
 from ._rules import Rules
 
 BOTS = ("random", "greedy", "heuristic", "ismcts")
 """The core's bots by name (rust/bots.rs ``BOT_NAMES``); each takes ``name:key=value,...``."""
+MAX_GAMES = 2**64 - 1
+"""The most games one batch plays (game numbers are 64-bit, docs/ENGINE.md)."""
 
 BotSpec = str | Mapping[str, Any]
 """A bot: text ``name`` or ``name:key=value,...`` (``"greedy"``), or a dict
@@ -119,7 +122,14 @@ def bot_action(state: _core.HandState, bot: BotSpec, seed: int = 0) -> int:
 
 
 def _bots(bots: BotSpec | Sequence[BotSpec]) -> tuple[str, str, str, str]:
-    specs = [bots] * 4 if isinstance(bots, str | Mapping) else list(bots)
+    if isinstance(bots, str | Mapping):
+        specs: list[Any] = [bots] * 4
+    elif isinstance(bots, Sequence):
+        specs = list(bots)
+    else:
+        raise InvalidInputError(
+            f"bots: a bot spec, or a list of two (by team) or four (by seat); got {excerpt(bots)}"
+        )
     if len(specs) == 1:
         specs = specs * 4
     if len(specs) == 2:
@@ -147,7 +157,9 @@ def simulate(
 
     ``bots`` is one bot spec for every seat, two (team 0, team 1) or four (by seat): text such
     as ``"greedy"`` or ``"ismcts:iterations=1000"``, or a dict (docs/SEARCH.md).
-    ``threads=0`` uses every core. ``progress(done, total)`` is called between chunks.
+    ``threads=0`` uses every core; at most ``MAX_THREADS`` (256) threads, in a pool built once
+    (and kept for the next batch of as many threads). ``progress(done, total)`` is called after
+    each of about 50 chunks of the batch; without it the batch is played in one call.
     ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of games a task
     on one core of a node (``threads`` is then the cluster's CPU count): the counts equal the
     local run's for the same seed (docs/SEARCH.md).
@@ -155,10 +167,14 @@ def simulate(
     if (hands is None) == (matches is None):
         raise InvalidInputError("give exactly one of hands= or matches=")
     total = hands if hands is not None else matches
-    if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-        raise InvalidInputError(f"the number of games must be a whole number, got {excerpt(total)}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
-        raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {excerpt(threads)}")
+    if type(total) is not int or not 0 <= total <= MAX_GAMES:
+        raise InvalidInputError(
+            f"the number of games must be a whole number 0..{MAX_GAMES}, got {excerpt(total)}"
+        )
+    if type(threads) is not int or not 0 <= threads <= MAX_THREADS:
+        raise InvalidInputError(
+            f"threads must be 0 (all cores) to {MAX_THREADS}, got {excerpt(threads)}"
+        )
     seats = _bots(bots)
     rules = rules if rules is not None else Rules()
     play = partial(
@@ -183,22 +199,17 @@ def _summary(
     threads: int,
     seconds: float,
 ) -> Summary:
-    outcomes = totals["outcomes"]
+    # The counts by the core's field names (rust/sim.rs `Summary::fields`), arrays as tuples.
+    counts: dict[str, Any] = {}
+    for name, value in totals.items():
+        counts[name] = tuple(value) if isinstance(value, list) else value
+    made, bait, half_bait, void = counts.pop("outcomes")
     return Summary(
-        hands=totals["hands"],
-        matches=totals["matches"],
-        made=outcomes[0],
-        bait=outcomes[1],
-        half_bait=outcomes[2],
-        void=outcomes[3],
-        calls_by_seat=tuple(totals["calls_by_seat"]),
-        trick_points_by_seat=tuple(totals["trick_points_by_seat"]),
-        points_by_team=tuple(totals["points_by_team"]),
-        score_by_team=tuple(totals["score_by_team"]),
-        hands_with_runs=totals["hands_with_runs"],
-        run_points=totals["run_points"],
-        hands_with_bella=totals["hands_with_bella"],
-        match_wins=tuple(totals["match_wins"]),
+        **counts,
+        made=made,
+        bait=bait,
+        half_bait=half_bait,
+        void=void,
         seed=seed,
         bots=seats,
         threads=threads,

@@ -9,6 +9,7 @@ from typing import Any
 
 from ._cards import format_cards
 from ._errors import InvalidInputError, TarabishError, excerpt
+from ._json import loads as strict_json
 from ._rules import Rules
 
 FORMAT = "tarabish-state/1"
@@ -25,10 +26,7 @@ def _load(text: Any, kind: str) -> dict[str, Any]:
         text = text.decode("utf-8", errors="replace")
     if not isinstance(text, str):
         raise InvalidInputError(f"a serialized state is JSON text, got {type(text).__name__}")
-    try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise InvalidInputError(f"malformed state JSON: {error}") from None
+    data = strict_json(text, InvalidInputError, "state")
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("kind") != kind:
         raise InvalidInputError(f"not a {FORMAT} {kind} state")
     if set(data) != _KEYS[kind]:

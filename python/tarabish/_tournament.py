@@ -13,6 +13,7 @@ from typing import Any
 
 from . import _core
 from ._batch import PlayRange, run_batch
+from ._core import MAX_THREADS
 from ._errors import InvalidInputError, excerpt
 from ._python_bots import PythonBot, name, play_pairs
 from ._rules import Rules
@@ -167,8 +168,10 @@ def tournament(
     """
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 0:
         raise InvalidInputError(f"deals must be a whole number, got {excerpt(deals)}")
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 1024:
-        raise InvalidInputError(f"threads must be 0 (all cores) to 1024, got {excerpt(threads)}")
+    if type(threads) is not int or not 0 <= threads <= MAX_THREADS:
+        raise InvalidInputError(
+            f"threads must be 0 (all cores) to {MAX_THREADS}, got {excerpt(threads)}"
+        )
     bots = (_bot(a), _bot(b))
     rules = rules if rules is not None else Rules()
     play: PlayRange

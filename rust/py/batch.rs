@@ -3,16 +3,16 @@
 //! and `play_random_hand` (one random playout, docs/ENGINE.md).
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyString};
 
-use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg, to_py_err};
+use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg, text_of, to_py_err};
 use super::rules::rules_arg;
 use super::states::PyHandState;
 use crate::bots::{random_action, BotSpec};
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::sim::{simulate_on, Batch};
+use crate::sim::{simulate_on, Batch, Summary, MAX_THREADS};
 use crate::state::PASS;
 use crate::table::TableHand;
 use crate::tournament::Tournament;
@@ -26,6 +26,7 @@ fn batch_args<const N: usize>(
     seed: &Bound<'_, PyAny>,
     bots: &[String],
     rules: Option<&Bound<'_, PyAny>>,
+    threads: usize,
     what: &str,
 ) -> PyResult<(u64, Rules, [BotSpec; N])> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
@@ -47,6 +48,12 @@ fn batch_args<const N: usize>(
     }
     if stop < start {
         return Err(invalid(py, "stop must not be below start"));
+    }
+    if threads > MAX_THREADS {
+        return Err(invalid(
+            py,
+            format!("threads must be 0 (all cores) to {MAX_THREADS}, got {threads}"),
+        ));
     }
     Ok((seed, rules, specs))
 }
@@ -71,6 +78,7 @@ fn simulate<'py>(
         seed,
         &bots,
         rules,
+        threads,
         "one spec a seat (four)",
     )?;
     let batch = Batch {
@@ -79,18 +87,19 @@ fn simulate<'py>(
         bots: seats,
     };
     let summary = py.detach(|| simulate_on(&batch, start..stop, matches, threads));
+    counts_dict(py, &summary)
+}
+
+/// A summary's counts as a dict, by the core's field names (`Summary::fields`): a scalar as an
+/// int, an array as a list.
+fn counts_dict<'py>(py: Python<'py>, summary: &Summary) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("hands", summary.hands)?;
-    out.set_item("matches", summary.matches)?;
-    out.set_item("outcomes", summary.outcomes)?;
-    out.set_item("calls_by_seat", summary.calls_by_seat)?;
-    out.set_item("trick_points_by_seat", summary.trick_points_by_seat)?;
-    out.set_item("points_by_team", summary.points_by_team)?;
-    out.set_item("score_by_team", summary.score_by_team)?;
-    out.set_item("hands_with_runs", summary.hands_with_runs)?;
-    out.set_item("run_points", summary.run_points)?;
-    out.set_item("hands_with_bella", summary.hands_with_bella)?;
-    out.set_item("match_wins", summary.match_wins)?;
+    for (name, values) in summary.fields() {
+        match values {
+            [one] => out.set_item(name, one)?,
+            many => out.set_item(name, many)?,
+        }
+    }
     Ok(out)
 }
 
@@ -107,8 +116,15 @@ fn tournament<'py>(
     rules: Option<&Bound<'py, PyAny>>,
     threads: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, rules, bots) =
-        batch_args::<2>(py, (start, stop), seed, &bots, rules, "two specs, A and B")?;
+    let (seed, rules, bots) = batch_args::<2>(
+        py,
+        (start, stop),
+        seed,
+        &bots,
+        rules,
+        threads,
+        "two specs, A and B",
+    )?;
     let tournament = Tournament { seed, rules, bots };
     let standing = py.detach(|| tournament.play_on(start..stop, threads));
     let out = PyDict::new(py);
@@ -159,10 +175,23 @@ fn play_random_hand<'py>(
 /// The action id a Rust bot (a spec such as `"greedy"`) takes in a running hand, drawing from
 /// a generator seeded `seed`. Bots see only their seat's information set.
 #[pyfunction]
-#[pyo3(signature = (state, bot, seed=0))]
-fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<u8> {
+#[pyo3(signature = (state, bot, seed=None))]
+fn bot_action(
+    state: &Bound<'_, PyAny>,
+    bot: &Bound<'_, PyAny>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<u8> {
     let py = state.py();
-    let mut bot = BotSpec::parse(bot).map_err(|e| to_py_err(py, e))?.build();
+    let Ok(state) = state.cast::<PyHandState>() else {
+        return Err(invalid(py, "bot_action takes a tarabish.HandState"));
+    };
+    let Ok(bot) = bot.cast::<PyString>() else {
+        return Err(invalid(py, "a bot is a spec string like 'greedy'"));
+    };
+    let seed = seed.map_or(Ok(0), |seed| int_arg(seed, "seed", u64::MAX))?;
+    let mut bot = BotSpec::parse(&text_of(bot))
+        .map_err(|e| to_py_err(py, e))?
+        .build();
     let table = state.get().table();
     let Some(seat) = table.hand().to_move() else {
         return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
@@ -183,8 +212,11 @@ fn bot_action(state: &Bound<'_, PyHandState>, bot: &str, seed: u64) -> PyResult<
 /// The canonical text of a bot spec (`"ismcts:iterations=2000"`), checked: an unknown bot,
 /// parameter or out-of-range value raises `InvalidInputError`.
 #[pyfunction]
-fn bot_spec(py: Python<'_>, text: &str) -> PyResult<String> {
-    Ok(BotSpec::parse(text)
+fn bot_spec(py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<String> {
+    let Ok(text) = text.cast::<PyString>() else {
+        return Err(invalid(py, "a bot spec is text like 'greedy'"));
+    };
+    Ok(BotSpec::parse(&text_of(text))
         .map_err(|e| to_py_err(py, e))?
         .to_string())
 }

@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TENSOR_SIZE", crate::observe::TENSOR_SIZE)?;
+    m.add("MAX_THREADS", crate::sim::MAX_THREADS)?;
     primitives::register(m)?;
     states::register(m)?;
     batch::register(m)?;

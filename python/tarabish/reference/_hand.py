@@ -36,6 +36,7 @@ from .._actions import (
 )
 from .._cards import Card, Suit
 from .._errors import IllegalActionError, InvalidInputError, excerpt
+from .._json import loads as strict_json
 from .._rules import Rules
 from .._runs import Run
 from .._views import (
@@ -823,10 +824,12 @@ def _hand_from_json(text: str) -> HandState:
 def _load_json(text: Any) -> Any:
     if not isinstance(text, str | bytes | bytearray):
         raise InvalidInputError(f"a state is JSON text, got {type(text).__name__}")
-    try:
-        return json.loads(text)
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
-        raise InvalidInputError(f"malformed JSON state: {error}") from None
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise InvalidInputError(f"malformed JSON state: {error}") from None
+    return strict_json(text, InvalidInputError, "state")
 
 
 def _check_keys(data: Any, kind: str, keys: tuple[str, ...]) -> None:
