@@ -59,10 +59,15 @@ pub enum BotSpec {
     Heuristic,
     /// [`crate::ismcts::IsmctsBot`] with its parameters.
     Ismcts(IsmctsParams),
+    /// [`PimcBot`](crate::solver::PimcBot): `worlds` sampled worlds solved per card.
+    Pimc {
+        /// Worlds per decision.
+        worlds: u32,
+    },
 }
 
 /// The bots a [`BotSpec`] may name.
-pub const BOT_NAMES: &str = "random, greedy, heuristic, ismcts";
+pub const BOT_NAMES: &str = "random, greedy, heuristic, ismcts, pimc";
 
 impl BotSpec {
     /// Parses `name` or `name:key=value,...` (values are numbers).
@@ -74,6 +79,14 @@ impl BotSpec {
             "greedy" => BotSpec::Greedy,
             "heuristic" => BotSpec::Heuristic,
             "ismcts" => BotSpec::Ismcts(IsmctsParams::take(&mut params)?),
+            "pimc" => BotSpec::Pimc {
+                worlds: params.take_whole(
+                    "worlds",
+                    crate::solver::DEFAULT_WORLDS,
+                    1,
+                    crate::solver::MAX_WORLDS,
+                )?,
+            },
             other => {
                 return Err(Error::invalid(format!(
                     "unknown bot {other:?}: one of {BOT_NAMES}"
@@ -96,6 +109,7 @@ impl BotSpec {
             BotSpec::Greedy => Box::new(GreedyBot),
             BotSpec::Heuristic => Box::new(HeuristicBot),
             BotSpec::Ismcts(params) => Box::new(IsmctsBot::new(*params)),
+            BotSpec::Pimc { worlds } => Box::new(crate::solver::PimcBot::new(*worlds)),
         }
     }
 }
@@ -122,6 +136,7 @@ impl fmt::Display for BotSpec {
                 }
                 Ok(())
             }
+            BotSpec::Pimc { worlds } => write!(f, "pimc:worlds={worlds}"),
         }
     }
 }
@@ -174,6 +189,24 @@ impl Params {
             )));
         }
         Ok(value)
+    }
+
+    /// Takes whole-number parameter `key` (see [`Params::take`]).
+    pub fn take_whole(
+        &mut self,
+        key: &str,
+        default: u32,
+        min: u32,
+        max: u32,
+    ) -> Result<u32, Error> {
+        let value = self.take(key, default as f64, min as f64, max as f64)?;
+        if value.fract() != 0.0 {
+            return Err(Error::invalid(format!(
+                "bot {:?}: {key} must be a whole number, got {value}",
+                self.text
+            )));
+        }
+        Ok(value as u32)
     }
 
     /// An error naming a parameter no one took.

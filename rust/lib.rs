@@ -90,7 +90,9 @@ pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT
 pub use heuristic::HeuristicBot;
 pub use ismcts::{IsmctsBot, IsmctsParams, Playout};
 pub use sim::{simulate, simulate_on, Batch, Summary};
-pub use solver::{position_of, solve, solve_many, Solution, Solver, ENTRY_BYTES, TABLE_ENTRIES};
+pub use solver::{
+    position_of, solve, solve_many, PimcBot, Solution, Solver, ENTRY_BYTES, TABLE_ENTRIES,
+};
 pub use tournament::{Standing, Tournament};
 
 #[cfg(feature = "python")]

@@ -201,3 +201,23 @@ def finished(engine: ModuleType) -> Any:
     while not state.is_terminal:
         state.apply(state.legal_action_ids()[0])
     return state
+
+
+def test_pimc_bot_plays_legal_cards_and_a_best_card_when_the_world_is_known(
+    engine_pair: Engines,
+) -> None:
+    """The PIMC bot (bot spec ``pimc:worlds=N``) plays a legal card at every turn of the last
+    three tricks, a solver-best card in the last; the spec is checked. (rust/solver/pimc.rs
+    checks that it plays a solver-best card whenever its seat's information leaves one world.)"""
+    rust, _ = engine_pair
+    for seed in range(12):
+        state, _ = played_pair(engine_pair, seed, Rules(), plays=4 * (TRICKS_IN_A_HAND - 3))
+        while state.phase is Phase.PLAY:
+            action = rust.bot_action(state, "pimc:worlds=2", seed)
+            assert action in state.legal_action_ids()
+            if len(state.actions) - 1 >= 4 * (TRICKS_IN_A_HAND - 1):  # after the one call
+                assert action in rust.solve(state).best
+            state.apply(action)
+    assert rust.bot_spec("pimc") == "pimc:worlds=20"
+    with pytest.raises(InvalidInputError, match="worlds"):
+        rust.bot_spec("pimc:worlds=0")

@@ -15,7 +15,7 @@ from ._core import MAX_THREADS
 from ._errors import InvalidInputError, excerpt
 from ._rules import Rules
 
-BOTS = ("random", "greedy", "heuristic", "ismcts")
+BOTS = ("random", "greedy", "heuristic", "ismcts", "pimc")
 """The core's bots by name (rust/bots.rs ``BOT_NAMES``); each takes ``name:key=value,...``."""
 MAX_GAMES = 2**64 - 1
 """The most games one batch plays (game numbers are 64-bit, docs/ENGINE.md)."""

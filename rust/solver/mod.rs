@@ -5,6 +5,7 @@
 //! Runs (R4.3) and bella (R4.5) are decided by the position in auto mode, whatever is played,
 //! so they are reported beside the value, not in it.
 
+mod pimc;
 mod search;
 mod table;
 
@@ -12,6 +13,7 @@ use std::cell::RefCell;
 
 use rayon::prelude::*;
 
+pub use pimc::{PimcBot, DEFAULT_WORLDS, MAX_WORLDS};
 pub use search::{Position, Search};
 pub use table::{Table, ENTRY_BYTES, TABLE_ENTRIES};
 
