@@ -250,7 +250,7 @@ class Connection:
         seat = client.seat
         action = protocol.action_id(message, seat)
         try:
-            await client.table.act(seat, lambda state: action)
+            await client.table.act(seat, action)
         except TarabishError as error:
             raise protocol.refused(error) from None
 

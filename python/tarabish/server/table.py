@@ -10,11 +10,9 @@ shared group commit of the store.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -206,14 +204,16 @@ class Table:
 
     # -- actions -------------------------------------------------------------------------------
 
-    async def act(self, seat: int, choose: Callable[[Any], int]) -> int:
-        """Apply the action ``choose(state)`` gives for ``seat``, make it durable, then wake the
-        clients. Raises what the engine raises for an action it refuses (nothing changes)."""
+    async def act(self, seat: int, action_id: int, *, at: int | None = None) -> bool:
+        """Apply action ``action_id`` for ``seat``, make it durable, then wake the clients.
+        Raises what the engine raises for an action it refuses (nothing changes). With ``at``
+        (the number of actions when it was chosen) a stale action is dropped: False."""
         async with self._lock:
             if self.closed:
                 raise InvalidInputError("P3.4 the server is shutting down: no more actions")
+            if at is not None and at != self.actions:
+                return False
             state = self.state.clone()
-            action_id = choose(state)
             state.apply(action_id, seat)
             text = str(Action.from_id(action_id, seat))
             await self.store.append_action(
@@ -223,7 +223,7 @@ class Table:
             self.actions += 1
             self.paused_for = None
         self.changed()
-        return action_id
+        return True
 
     def changed(self) -> None:
         """After a committed action (or a resume): wake every client, set the turn clock, and
@@ -260,9 +260,13 @@ class Table:
                 await asyncio.sleep(self.config.bot_seconds)
                 if self._bot_to_move() != turn:
                     continue
-            seed = (self.config.seed ^ (self.actions * GOLDEN_GAMMA)) & MASK64
+            number = self.actions
+            seed = (self.config.seed ^ (number * GOLDEN_GAMMA)) & MASK64
             try:
-                await self.act(seat, functools.partial(bot_choice, seat=seat, bot=bot, seed=seed))
+                # On a worker thread: a search bot may think for a while (the core releases
+                # the interpreter), and no other table waits for it.
+                choice = await asyncio.to_thread(bot_choice, self.state.clone(), seat, bot, seed)
+                await self.act(seat, choice, at=number)
             except Exception:  # the database is down, say: try again in a while
                 log.exception("bot failed", extra={"table": self.id, "seat": seat, "bot": bot})
                 await asyncio.sleep(BOT_RETRY_SECONDS)
