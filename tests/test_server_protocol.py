@@ -41,7 +41,9 @@ def _check_against_oracle(server: Server, table: str, seed: int, players: list[P
 
 def test_a_whole_match_with_bots_people_and_a_spectator(server: Server) -> None:
     seed = 11
-    table = server.create(rules=TABLE_RULES, seats=[None, "greedy", None, "random"], seed=seed)
+    table = server.create(
+        rules=TABLE_RULES, seats=[None, "greedy", None, "ismcts:iterations=50"], seed=seed
+    )
     players = [Player(server, table, 0, seed=1), Player(server, table, 2, seed=2)]
     spectator = Player(server, table, None)
     for client in (*players, spectator):
