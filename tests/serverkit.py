@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
 ENGINE = "rust"
@@ -275,7 +275,7 @@ class Player(threading.Thread):
                 return
         except TimeoutError:
             raise
-        except (OSError, ConnectionClosed):  # the server went away (a kill): reconnect
+        except (OSError, ConnectionClosed, InvalidHandshake):  # the server went away: reconnect
             pass
         self._wait_for_server()
 

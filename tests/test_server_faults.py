@@ -83,6 +83,8 @@ def test_kill_9_mid_hand_then_every_table_resumes_exactly(
     assert not server.request("GET", f"/api/tables/{bots_only}")[1]["over"]
     server.kill9()
     seen_before = {seed: len(group[2].events) for seed, group in clients.items()}
+    failures = [repr(client.failure) for client in everyone if client.failure is not None]
+    assert not failures, failures
     assert not any(client.done.is_set() for client in everyone), "killed too late"
 
     restarted = Server(db, port=server.port, server_id="fault")
