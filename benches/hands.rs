@@ -157,6 +157,43 @@ fn main() {
     println!("copy a Hand + legal mask: {copy:.2} ns");
 
     sampled_worlds();
+    ismcts();
+}
+
+/// ISMCTS (docs/SEARCH.md) at trick one: iterations a second on one thread with random and
+/// greedy playouts, a decision at the default budget, and root parallelism on two threads.
+fn ismcts() {
+    let mut hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+    hand.apply(36).unwrap();
+    let seat = hand.to_move().unwrap();
+    let info = InfoSet::new(&hand, seat);
+    let legal = hand.legal_mask();
+    let time = |spec: &str| {
+        let mut bot = BotSpec::parse(spec).unwrap().build();
+        let mut samples = Vec::new();
+        for round in 0..5 {
+            let start = Instant::now();
+            let action = bot.act(&info, legal, &mut SplitMix64::new(round));
+            samples.push(start.elapsed().as_secs_f64());
+            assert!(legal & (1 << action) != 0);
+        }
+        median(samples)
+    };
+    let iterations = 20_000.0;
+    let random = time("ismcts:iterations=20000,playout=0");
+    let greedy = time("ismcts:iterations=20000,playout=1");
+    let two = time("ismcts:iterations=20000,playout=0,threads=2");
+    let default = time("ismcts");
+    println!(
+        "ismcts, 1 thread: {:.0} iterations/s (random playouts), {:.0} (greedy playouts)",
+        iterations / random,
+        iterations / greedy
+    );
+    println!(
+        "ismcts, 2 threads: {:.2}x one thread; a decision at the default budget: {:.1} ms",
+        random / two,
+        default * 1e3
+    );
 }
 
 /// Sampled worlds at trick one (docs/SEARCH.md): the seat to move after two cards, so two

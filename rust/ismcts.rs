@@ -137,17 +137,15 @@ impl IsmctsBot {
         }
     }
 
-    /// Runs the search for the seat of `info` and returns each legal action's root visits
+    /// Runs the search over `sampler`'s worlds and returns each legal action's root visits
     /// (summed over threads), by action id.
-    pub fn search(&mut self, info: &InfoSet, seed: u64) -> [u64; 64] {
-        let sampler = WorldSampler::new(info);
+    pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         let params = self.params;
         let per_thread = |k: usize| {
             let share = params.iterations / threads as u32;
             share + (k < (params.iterations % threads as u32) as usize) as u32
         };
-        let sampler = &sampler;
         let mut totals = [0u64; 64];
         let results: Vec<[u64; 64]> = if threads == 1 {
             vec![grow(
@@ -193,8 +191,14 @@ impl Policy for IsmctsBot {
         if self.params.heuristic_bid && info.phase() == Phase::Auction {
             return HeuristicBot.act(info, legal, rng);
         }
+        let sampler = WorldSampler::new(info);
+        if sampler.count() == 0 {
+            // No world agrees with the view: table mode's declarations as made or misplays
+            // (docs/SEARCH.md); fall back on the rules of thumb.
+            return HeuristicBot.act(info, legal, rng);
+        }
         let seed = derive(self.params.seed, rng.next_u64());
-        let visits = self.search(info, seed);
+        let visits = self.search(&sampler, seed);
         // The most visited legal action; ties go to the lowest id.
         let mut best = legal.trailing_zeros() as u8;
         for id in 0..64u8 {

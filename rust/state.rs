@@ -512,14 +512,24 @@ impl Hand {
         self.phase = Phase::Play;
         self.to_move = eldest(self.dealer); // R3.5: eldest leads.
         self.leader = self.to_move;
-        // R4.3 in auto mode: every run is declared; the winner is credited after 8 plays.
+        self.declare(self.hands, trump);
+    }
+
+    /// R4.3 and R4.5 in auto mode, from the cards dealt: every run is declared (the winner is
+    /// credited after 8 plays) and the bella holder found.
+    #[inline]
+    fn declare(&mut self, dealt: [CardSet; 4], trump: Suit) {
         let mut best = [0u8; 4];
         let mut totals = [0u16; 4];
+        self.runs_seat = NO_SEAT;
+        self.runs_points = 0;
+        self.bella_seat = NO_SEAT;
+        self.bella_cards = CardSet::EMPTY;
         for seat in 0..4 {
-            let (strength, points) = runs_summary(self.hands[seat], trump);
+            let (strength, points) = runs_summary(dealt[seat], trump);
             best[seat] = strength;
             totals[seat] = points as u16;
-            if has_bella(self.hands[seat], trump) {
+            if has_bella(dealt[seat], trump) {
                 self.bella_seat = seat as u8;
                 self.bella_cards = Card::new(trump, Rank::King)
                     .bit()
@@ -533,6 +543,22 @@ impl Hand {
                 self.runs_points += totals[partner(seat as u8) as usize];
             }
         }
+    }
+
+    /// The same hand had the cards been dealt as `deal`, each seat now holding `hands`: the
+    /// public progress (auction, plays, tricks, points) is kept and what follows from the deal
+    /// (R4.3 runs, R4.5 bella) is found again. For sampled worlds (docs/SEARCH.md): the caller
+    /// guarantees that `deal` agrees with every play and announcement so far, so the result
+    /// equals replaying the actions on `deal`, without the replay.
+    pub fn redealt(&self, deal: Deal, hands: [CardSet; 4]) -> Hand {
+        let mut hand = *self;
+        hand.deal = deal;
+        hand.hands = hands;
+        if self.caller != NO_SEAT {
+            let dealt = deal.map(|cards| cards.iter().copied().collect());
+            hand.declare(dealt, self.trump);
+        }
+        hand
     }
 
     #[inline(always)]

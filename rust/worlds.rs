@@ -72,6 +72,8 @@ pub struct WorldSampler {
     /// Flags every announcing seat must reach.
     target_flags: u8,
     count: u128,
+    /// One consistent world, replayed once: later worlds are this one redealt.
+    template: Option<Hand>,
 }
 
 impl WorldSampler {
@@ -90,12 +92,17 @@ impl WorldSampler {
             left_after: [0; 5],
             target_flags: 0,
             count: 0,
+            template: None,
         };
         sampler.count = if info.trump().is_some() {
             sampler.prepare_after_trump() as u128
         } else {
             before_trump_count()
         };
+        if sampler.count > 0 {
+            let (deal, _) = sampler.sample_world_cards(&mut SplitMix64::new(0));
+            sampler.template = Some(sampler.world(&deal));
+        }
         sampler
     }
 
@@ -111,6 +118,11 @@ impl WorldSampler {
 
     /// A uniformly drawn consistent world as a deal (cards in the order received).
     pub fn sample_deal(&self, rng: &mut SplitMix64) -> Deal {
+        self.sample_world_cards(rng).0
+    }
+
+    /// A uniformly drawn consistent world as its deal and the cards each seat holds now.
+    fn sample_world_cards(&self, rng: &mut SplitMix64) -> (Deal, [CardSet; 4]) {
         if self.info.trump().is_some() {
             self.sample_after_trump(rng)
         } else {
@@ -119,9 +131,14 @@ impl WorldSampler {
     }
 
     /// A uniformly drawn consistent world as a full state: the same rules, dealer, scores and
-    /// actions as the view, dealt from [`WorldSampler::sample_deal`].
+    /// actions as the view, dealt from [`WorldSampler::sample_deal`]. The count must not be
+    /// 0 (it never is for a view of an auto-mode hand: the real world is one).
     pub fn sample(&self, rng: &mut SplitMix64) -> Hand {
-        self.world(&self.sample_deal(rng))
+        let (deal, hands) = self.sample_world_cards(rng);
+        match &self.template {
+            Some(template) => template.redealt(deal, hands),
+            None => self.world(&deal),
+        }
     }
 
     /// The state of `deal` with the view's public history replayed (each action legal in a
@@ -139,7 +156,7 @@ impl WorldSampler {
     }
 
     /// Before trump: the seat's first six are its own; the other 30 cards fall anywhere.
-    fn sample_before_trump(&self, rng: &mut SplitMix64) -> Deal {
+    fn sample_before_trump(&self, rng: &mut SplitMix64) -> (Deal, [CardSet; 4]) {
         let mut cards = [Card::from_index_unchecked(0); 30];
         for (slot, card) in cards.iter_mut().zip(self.unseen) {
             *slot = card;
@@ -156,7 +173,7 @@ impl WorldSampler {
             let start = 3 + HAND_CARDS * k;
             deal[who as usize].copy_from_slice(&cards[start..start + HAND_CARDS]);
         }
-        deal
+        (deal, deal.map(|cards| cards.iter().copied().collect()))
     }
 
     /// After trump: enumerate each suit's ways, group them, count completions backwards.
@@ -282,7 +299,7 @@ impl WorldSampler {
     }
 
     /// Decodes one uniform number below the count, suit by suit (mixed radix).
-    fn sample_after_trump(&self, rng: &mut SplitMix64) -> Deal {
+    fn sample_after_trump(&self, rng: &mut SplitMix64) -> (Deal, [CardSet; 4]) {
         let info = &self.info;
         let mut x = below_u64(rng, self.completions[0][self.root_state()]);
         let mut r = self
@@ -312,23 +329,18 @@ impl WorldSampler {
             }
         }
         let mut deal = [[Card::from_index_unchecked(0); 9]; 4];
-        deal[info.seat() as usize] = *info.own_deal();
+        let mut held = [CardSet::EMPTY; 4];
+        let seat = info.seat() as usize;
+        deal[seat] = *info.own_deal();
+        held[seat] = info.hand();
         for (j, &who) in self.others.iter().enumerate() {
-            // Played cards first, in play order, then the rest; the order of a deal after
-            // trump is not part of a world.
-            let played = info
-                .plays()
-                .iter()
-                .filter(|c| info.played_by(who).contains(**c));
-            let rest = hands[j].minus(info.played_by(who));
-            for (slot, card) in deal[who as usize]
-                .iter_mut()
-                .zip(played.copied().chain(rest))
-            {
+            // The order of a deal after trump is not part of a world: index order.
+            for (slot, card) in deal[who as usize].iter_mut().zip(hands[j]) {
                 *slot = card;
             }
+            held[who as usize] = hands[j].minus(info.played_by(who));
         }
-        deal
+        (deal, held)
     }
 
     fn root_state(&self) -> usize {
@@ -457,6 +469,13 @@ mod tests {
                     let seen = info.known_held(who);
                     assert_eq!(world.hand(who as usize).intersect(seen), seen);
                 }
+                // A redealt template is the replayed world.
+                let redealt = sampler.sample(&mut rng);
+                assert_eq!(
+                    redealt,
+                    replay_checked(&real, redealt.deal()),
+                    "seed {seed}"
+                );
             }
         }
     }

@@ -1,0 +1,91 @@
+"""Search speed (docs/SEARCH.md "Speed"), one thread unless said, side by side in one run:
+
+1. ISMCTS iterations a second with random playouts at trick one (``tb.bot_action`` with
+   ``ismcts:iterations=20000,playout=0``), beside colver's naive IS-MCTS on Belote
+   (``Env.action_naive_ismcts_with_stats``, its own root visit count over its own elapsed time)
+   when colver is installed (``pip install colver``);
+2. a decision at the default budget (``ismcts``; the issue's bar: under 100 ms);
+3. root parallelism: the same search on two threads against one (the bar: 1.8x);
+4. sampled worlds a second through Python (``sample_worlds``; the Rust figure without Python
+   objects is in ``cargo bench --bench hands``).
+
+Each benchmark checks its result (a legal action, consistent worlds). The figures are noted in
+``extra_info``; the speed bars are reported, not asserted, because these machines are shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import tarabish as tb
+
+ITERATIONS = 20_000
+COLVER_MS = 200
+RATES: dict[str, float] = {}
+
+
+def trick_one() -> tb.HandState:
+    """Seat 1 to lead the first trick after seat 1 called clubs (R3.5)."""
+    state = tb.HandState(0, seed=3)
+    state.apply(36)
+    return state
+
+
+def decide(benchmark: Any, spec: str) -> float:
+    state = trick_one()
+    action = benchmark(tb.bot_action, state, spec, 7)
+    assert action in state.legal_action_ids()
+    return float(benchmark.stats.stats.median)
+
+
+@pytest.mark.benchmark(group="ismcts iterations/s, random playouts, one thread")
+def test_ismcts_iterations_per_second(benchmark: Any) -> None:
+    seconds = decide(benchmark, f"ismcts:iterations={ITERATIONS},playout=0")
+    RATES["tarabish"] = ITERATIONS / seconds
+    benchmark.extra_info["iterations_per_second"] = RATES["tarabish"]
+
+
+@pytest.mark.benchmark(group="ismcts iterations/s, random playouts, one thread")
+def test_colver_ismcts_iterations_per_second(benchmark: Any) -> None:
+    colver = pytest.importorskip("colver")
+    env = colver.Env.deal(dealer=0, seed=3)
+    while env.phase() == 0:
+        env.step(env.bid_improved())
+    stats = benchmark.pedantic(
+        env.action_naive_ismcts_with_stats, args=(COLVER_MS,), rounds=3, iterations=1
+    )
+    assert stats["best_action"] in env.legal_actions()
+    RATES["colver"] = stats["root_visits"] / (stats["elapsed_ms"] / 1000)
+    benchmark.extra_info["iterations_per_second"] = RATES["colver"]
+    if "tarabish" in RATES:
+        benchmark.extra_info["tarabish_over_colver"] = RATES["tarabish"] / RATES["colver"]
+        print(
+            f"\nISMCTS iterations/s: tarabish {RATES['tarabish']:,.0f}, colver "
+            f"{RATES['colver']:,.0f} ({RATES['tarabish'] / RATES['colver']:.2f}x; bar 2x)"
+        )
+
+
+@pytest.mark.benchmark(group="ismcts decision at the default budget")
+def test_default_decision(benchmark: Any) -> None:
+    seconds = decide(benchmark, "ismcts")
+    benchmark.extra_info["milliseconds"] = seconds * 1e3
+
+
+@pytest.mark.benchmark(group="ismcts root parallelism")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_root_parallel(benchmark: Any, threads: int) -> None:
+    seconds = decide(benchmark, f"ismcts:iterations={ITERATIONS},playout=0,threads={threads}")
+    RATES[f"threads{threads}"] = seconds
+    if threads == 2 and "threads1" in RATES:
+        benchmark.extra_info["speedup"] = RATES["threads1"] / seconds
+
+
+@pytest.mark.benchmark(group="sampled worlds through Python")
+def test_sampled_worlds_per_second(benchmark: Any) -> None:
+    state = trick_one()
+    state.apply(state.legal_action_ids()[0])
+    worlds = benchmark(state.sample_worlds, 2, 1, 1000)
+    view = state.observation(2)
+    assert all(world.observation(2) == view for world in worlds[:20])
+    benchmark.extra_info["worlds_per_second"] = 1000 / benchmark.stats.stats.median
