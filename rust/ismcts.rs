@@ -96,28 +96,98 @@ impl IsmctsParams {
     }
 }
 
+/// A node of the tree: the statistics of one action taken from its parent's information set.
 #[derive(Clone, Copy, Debug)]
 struct Node {
+    reward: f64,
+    visits: u32,
+    available: u32,
+    /// The first block of this node's children, or `NONE`.
+    first_block: u32,
     action: u8,
     /// The seat that took `action` (whose team's reward this node sums).
     mover: u8,
-    visits: u32,
-    available: u32,
-    reward: f64,
-    first_child: u32,
-    next_sibling: u32,
 }
 
+/// An unused slot of a block.
+const EMPTY: u8 = u8::MAX;
+/// Children are kept in blocks of this many adjacent slots, so the walk over a node's children
+/// reads adjacent memory instead of chasing one pointer a child.
+const BLOCK: usize = 8;
+
 impl Node {
-    const ROOT: Node = Node {
-        action: 0,
-        mover: 0,
+    const EMPTY: Node = Node {
+        reward: 0.0,
         visits: 0,
         available: 0,
-        reward: 0.0,
-        first_child: NONE,
-        next_sibling: NONE,
+        first_block: NONE,
+        action: EMPTY,
+        mover: 0,
     };
+}
+
+/// One search tree: nodes in blocks of [`BLOCK`] siblings (block `b` is slots
+/// `b * BLOCK ..`); the root is slot 0 of block 0, alone.
+#[derive(Clone, Debug, Default)]
+struct Tree {
+    nodes: Vec<Node>,
+    /// The block after each block among the same parent's children, or `NONE`.
+    next_block: Vec<u32>,
+}
+
+impl Tree {
+    fn reset(&mut self) {
+        self.nodes.clear();
+        self.next_block.clear();
+        self.new_block();
+    }
+
+    fn new_block(&mut self) -> u32 {
+        let block = self.next_block.len() as u32;
+        self.nodes.extend_from_slice(&[Node::EMPTY; BLOCK]);
+        self.next_block.push(NONE);
+        block
+    }
+
+    /// Adds a child to `parent` and returns its slot.
+    fn add_child(&mut self, parent: u32, child: Node) -> u32 {
+        let mut block = self.nodes[parent as usize].first_block;
+        let mut last = NONE;
+        while block != NONE {
+            let start = block as usize * BLOCK;
+            if let Some(k) = (0..BLOCK).find(|&k| self.nodes[start + k].action == EMPTY) {
+                self.nodes[start + k] = child;
+                return (start + k) as u32;
+            }
+            last = block;
+            block = self.next_block[block as usize];
+        }
+        let fresh = self.new_block();
+        if last == NONE {
+            self.nodes[parent as usize].first_block = fresh;
+        } else {
+            self.next_block[last as usize] = fresh;
+        }
+        let slot = fresh as usize * BLOCK;
+        self.nodes[slot] = child;
+        slot as u32
+    }
+
+    /// Calls `each(slot)` for every child of `parent`.
+    #[inline]
+    fn for_children(&self, parent: u32, mut each: impl FnMut(u32)) {
+        let mut block = self.nodes[parent as usize].first_block;
+        while block != NONE {
+            let start = block as usize * BLOCK;
+            for slot in start..start + BLOCK {
+                if self.nodes[slot].action == EMPTY {
+                    return;
+                }
+                each(slot as u32);
+            }
+            block = self.next_block[block as usize];
+        }
+    }
 }
 
 /// The ISMCTS bot.
@@ -125,7 +195,7 @@ impl Node {
 pub struct IsmctsBot {
     params: IsmctsParams,
     /// One tree a thread, kept between decisions to reuse its memory.
-    trees: Vec<Vec<Node>>,
+    trees: Vec<Tree>,
 }
 
 impl IsmctsBot {
@@ -133,7 +203,7 @@ impl IsmctsBot {
     pub fn new(params: IsmctsParams) -> IsmctsBot {
         IsmctsBot {
             params,
-            trees: vec![Vec::new(); params.threads as usize],
+            trees: vec![Tree::default(); params.threads as usize],
         }
     }
 
@@ -213,14 +283,13 @@ impl Policy for IsmctsBot {
 /// Grows one tree for `iterations` iterations (or the time budget) and returns its root
 /// children's visits by action id.
 fn grow(
-    tree: &mut Vec<Node>,
+    tree: &mut Tree,
     sampler: &WorldSampler,
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
 ) -> [u64; 64] {
-    tree.clear();
-    tree.push(Node::ROOT);
+    tree.reset();
     let mut rng = SplitMix64::new(seed);
     let mut path: Vec<u32> = Vec::with_capacity(48);
     let deadline =
@@ -238,18 +307,16 @@ fn grow(
         done += 1;
     }
     let mut visits = [0u64; 64];
-    let mut child = tree[0].first_child;
-    while child != NONE {
-        let node = &tree[child as usize];
+    tree.for_children(0, |slot| {
+        let node = &tree.nodes[slot as usize];
         visits[node.action as usize] = node.visits as u64;
-        child = node.next_sibling;
-    }
+    });
     visits
 }
 
 /// One iteration: draw a world, select and expand in the tree, play out, back up.
 fn iterate(
-    tree: &mut Vec<Node>,
+    tree: &mut Tree,
     sampler: &WorldSampler,
     params: &IsmctsParams,
     rng: &mut SplitMix64,
@@ -264,39 +331,45 @@ fn iterate(
         let mut untried = legal;
         let mut best = NONE;
         let mut best_score = f64::NEG_INFINITY;
-        let mut child = tree[node as usize].first_child;
-        while child != NONE {
-            let n = &mut tree[child as usize];
-            if legal & (1 << n.action) != 0 {
-                untried &= !(1 << n.action);
-                n.available += 1;
-                let score = n.reward / n.visits as f64
-                    + params.c * ((n.available as f64).ln() / n.visits as f64).sqrt();
-                if score > best_score {
-                    best_score = score;
-                    best = child;
+        let mut block = tree.nodes[node as usize].first_block;
+        'walk: while block != NONE {
+            let start = block as usize * BLOCK;
+            for slot in start..start + BLOCK {
+                let n = &mut tree.nodes[slot];
+                if n.action == EMPTY {
+                    break 'walk;
+                }
+                if legal & (1 << n.action) != 0 {
+                    untried &= !(1 << n.action);
+                    n.available += 1;
+                    let score = n.reward / n.visits as f64
+                        + params.c * ((n.available as f64).ln() / n.visits as f64).sqrt();
+                    if score > best_score {
+                        best_score = score;
+                        best = slot as u32;
+                    }
                 }
             }
-            child = n.next_sibling;
+            block = tree.next_block[block as usize];
         }
         if untried != 0 {
             let action = random_action(untried, rng);
-            let index = tree.len() as u32;
-            tree.push(Node {
-                action,
-                mover,
-                visits: 0,
-                available: 1,
-                reward: 0.0,
-                first_child: NONE,
-                next_sibling: tree[node as usize].first_child,
-            });
-            tree[node as usize].first_child = index;
+            let index = tree.add_child(
+                node,
+                Node {
+                    reward: 0.0,
+                    visits: 0,
+                    available: 1,
+                    first_block: NONE,
+                    action,
+                    mover,
+                },
+            );
             world.apply_unchecked(action);
             path.push(index);
             break;
         }
-        world.apply_unchecked(tree[best as usize].action);
+        world.apply_unchecked(tree.nodes[best as usize].action);
         path.push(best);
         node = best;
     }
@@ -306,7 +379,7 @@ fn iterate(
     }
     let share = score_shares(&world);
     for &index in path.iter() {
-        let n = &mut tree[index as usize];
+        let n = &mut tree.nodes[index as usize];
         n.visits += 1;
         n.reward += share[(n.mover & 1) as usize];
     }
