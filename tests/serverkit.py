@@ -5,6 +5,7 @@ that rebuilds what each seat should have been sent, a leak check, and a throwawa
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -34,6 +35,17 @@ CARD = re.compile(r"^[6789TJQKA][CDHS]$")
 CALLS = (44, 45)
 
 
+_STARTED: list[subprocess.Popen[str]] = []
+
+
+@atexit.register
+def _kill_leftovers() -> None:
+    """A test that failed half-way may leave a server running: end it with the test run."""
+    for process in _STARTED:
+        if process.poll() is None:
+            process.kill()
+
+
 class Server:
     """``tarabish serve`` running in a subprocess on a free loopback port."""
 
@@ -58,6 +70,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
+        _STARTED.append(self.process)
         self.stderr: list[str] = []
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         assert self.process.stdout is not None
