@@ -177,3 +177,22 @@ def test_play_explains_an_illegal_card_and_goes_on() -> None:
     assert done.returncode == 0, done.stderr
     assert "not allowed: R3.1" in done.stdout
     assert "bye" in done.stdout
+
+
+def test_play_survives_its_input() -> None:
+    """Thousands of bad lines (no recursion), non-ASCII and huge numbers, then the end of input:
+    each refused with a message, and the game ends cleanly."""
+    bad = [
+        "\u00b2",
+        "\u0661",
+        "\U0001d7cf",
+        "9" * 5_000,
+        "\ud800".encode("utf-8", "surrogatepass").decode("utf-8", "replace"),
+        "x",
+    ]
+    # 3,000 lines: the old recursive loop failed after about 3,000.
+    done = run("play", "--seed", "5", stdin="\n".join(bad * 500) + "\n")
+    assert done.returncode == 0, done.stderr[-2_000:]
+    assert "Traceback" not in done.stderr
+    assert done.stdout.count("is not an action") >= 2_500
+    assert "bye" in done.stdout

@@ -88,6 +88,8 @@ class Rank(IntEnum):
     @classmethod
     def parse(cls, text: str) -> Rank:
         """``"T"``, ``"10"``, ``"q"`` … to a rank; anything else raises ``InvalidInputError``."""
+        if not isinstance(text, str):
+            raise InvalidInputError(f"a rank is text like 'J', got {excerpt(text)}")
         letter = _ascii_upper(text)
         if letter == "10":
             letter = "T"

@@ -92,14 +92,19 @@ def _normal(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+_MAX_CHOICE_DIGITS = 3
+
+
 def pick_choice(text: str, options: Sequence[Choice], seat: int) -> Choice | Action | None:
     """The choice the player typed (its number, or its text in any case: ``jh``, ``10h`` for
     ``TH``, ``play JH``, ``call h``, ``h`` for ``call H``, ``pass``). An action that parses but
     is not allowed comes back as the ``Action`` (so its refusal can be explained); text that is
     no action at all gives None."""
     typed = _normal(text)
-    if typed.isdigit():
-        number = int(typed)
+    if typed.isascii() and typed.isdigit():
+        # ASCII digits only (int() reads Arabic-Indic digits and refuses superscripts or 5,000
+        # digits); the options number in the dozens, so a long number is no option.
+        number = int(typed) if len(typed) <= _MAX_CHOICE_DIGITS else -1
         return next((c for c in options if c.number == number), None)
     for option in options:
         if typed in (_normal(option.text), _normal(str(option.action).split(" ", 1)[1])):

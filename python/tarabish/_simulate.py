@@ -34,11 +34,11 @@ def bot_spec(bot: BotSpec) -> str:
             isinstance(v, bool) or not isinstance(v, int | float) for v in params.values()
         ):
             raise InvalidInputError(
-                f"a bot dict has a str 'name' and numeric parameters, got {dict(bot)!r}"
+                f"a bot dict has a str 'name' and numeric parameters, got {excerpt(dict(bot))}"
             )
         bot = name + ":" + ",".join(f"{key}={value}" for key, value in params.items())
     if not isinstance(bot, str):
-        raise InvalidInputError(f"a bot is a spec string or dict, got {bot!r}")
+        raise InvalidInputError(f"a bot is a spec string or dict, got {excerpt(bot)}")
     return _core.bot_spec(bot)
 
 
