@@ -82,6 +82,22 @@ def test_simulate(
     assert summary.counts() == simulate_counts(bots), "threads do not change the summary"
 
 
+SMALL_BATCH = 200
+
+
+@pytest.mark.parametrize("threads", [1, 0], ids=["1 thread", "all threads"])
+def test_simulate_small_batch(benchmark: Any, rate: Callable[[int], None], threads: int) -> None:
+    """The per-call cost of a small batch: one call into the core (no chunks without a progress
+    callback; the thread pool is kept between calls)."""
+    benchmark.group = f"simulate, random bots (Rust, {SMALL_BATCH} hands a call)"
+    benchmark.extra_info["label"] = f"threads={threads}"
+    summary = benchmark(tarabish.simulate, hands=SMALL_BATCH, seed=SIM_SEED, threads=threads)
+    rate(SMALL_BATCH)
+    _check_summary(summary, SMALL_BATCH)
+    serial = tarabish.simulate(hands=SMALL_BATCH, seed=SIM_SEED, threads=1)
+    assert summary.counts() == serial.counts(), "threads do not change the summary"
+
+
 # --- 3, 4: a Python loop of legal_action_ids + apply ---------------------------------------
 
 LOOP_HANDS = 200
