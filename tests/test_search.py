@@ -87,3 +87,38 @@ def test_bot_specs_with_parameters() -> None:
             tb.bot_spec(bad)
     summary = tb.simulate(hands=4, seed=1, bots=("ismcts:iterations=50", "heuristic"), threads=1)
     assert summary.hands == 4
+
+
+class FirstLegal:
+    """A bot written in Python: always the lowest legal id; counts its decisions."""
+
+    name = "first-legal"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def act(self, observation: tb.Observation, legal_ids: list[int]) -> int:
+        self.decisions += 1
+        assert observation.to_move == observation.seat
+        return legal_ids[0]
+
+
+def test_simulate_takes_bots_written_in_python() -> None:
+    bot = FirstLegal()
+    summary = tb.simulate(hands=30, seed=2, bots=(bot, "heuristic"), threads=0)
+    assert summary.hands == 30 and summary.threads == 1
+    assert summary.bots == ("first-legal", "heuristic", "first-legal", "heuristic")
+    assert bot.decisions > 30 * 18  # both of its seats play nine cards a hand
+    again = tb.simulate(hands=30, seed=2, bots=(FirstLegal(), "heuristic"))
+    assert again.counts() == summary.counts()
+    matches = tb.simulate(matches=2, seed=2, bots=(FirstLegal(), "random"))
+    assert sum(matches.match_wins) == 2 and matches.hands >= 2
+
+
+def test_a_python_bot_choosing_an_illegal_id_is_refused() -> None:
+    class Cheat:
+        def act(self, observation: tb.Observation, legal_ids: list[int]) -> int:
+            return 99
+
+    with pytest.raises(tb.IllegalActionError):
+        tb.simulate(hands=1, seed=0, bots=Cheat())

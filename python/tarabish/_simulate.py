@@ -13,6 +13,9 @@ from . import _core
 from ._batch import run_batch
 from ._core import MAX_THREADS
 from ._errors import InvalidInputError, excerpt
+from ._python_bots import PythonBot
+from ._python_bots import name as python_bot_name
+from ._python_sim import play_range
 from ._rules import Rules
 
 BOTS = ("random", "greedy", "heuristic", "ismcts", "pimc")
@@ -121,8 +124,8 @@ def bot_action(state: _core.HandState, bot: BotSpec, seed: int = 0) -> int:
     return _core.bot_action(state, bot_spec(bot), seed)
 
 
-def _bots(bots: BotSpec | Sequence[BotSpec]) -> tuple[str, str, str, str]:
-    if isinstance(bots, str | Mapping):
+def _bots(bots: Any) -> list[Any]:
+    if isinstance(bots, str | Mapping | PythonBot):
         specs: list[Any] = [bots] * 4
     elif isinstance(bots, Sequence):
         specs = list(bots)
@@ -138,8 +141,7 @@ def _bots(bots: BotSpec | Sequence[BotSpec]) -> tuple[str, str, str, str]:
         raise InvalidInputError(
             f"bots: one spec for all seats, two (by team) or four (by seat); got {excerpt(bots)}"
         )
-    names = [bot_spec(spec) for spec in specs]
-    return (names[0], names[1], names[2], names[3])
+    return [spec if isinstance(spec, PythonBot) else bot_spec(spec) for spec in specs]
 
 
 def simulate(
@@ -147,7 +149,7 @@ def simulate(
     matches: int | None = None,
     *,
     seed: int = 0,
-    bots: BotSpec | Sequence[BotSpec] = "random",
+    bots: BotSpec | PythonBot | Sequence[BotSpec | PythonBot] = "random",
     rules: Rules | None = None,
     threads: int = 0,
     progress: Callable[[int, int], None] | None = None,
@@ -156,8 +158,10 @@ def simulate(
     """Plays ``hands`` hands or ``matches`` matches with Rust bots and sums up the results.
 
     ``bots`` is one bot spec for every seat, two (team 0, team 1) or four (by seat): text such
-    as ``"greedy"`` or ``"ismcts:iterations=1000"``, or a dict (docs/SEARCH.md).
-    ``threads=0`` uses every core; at most ``MAX_THREADS`` (256) threads, in a pool built once
+    as ``"greedy"`` or ``"ismcts:iterations=1000"``, or a dict (docs/SEARCH.md), or a bot
+    written in Python (an object with ``act(observation, legal_ids) -> int``: the slower path of
+    ``tarabish._python_sim``, on the calling thread, not on Ray). ``threads=0`` uses every
+    core; at most ``MAX_THREADS`` (256) threads, in a pool built once
     (and kept for the next batch of as many threads). ``progress(done, total)`` is called after
     each of about 50 chunks of the batch; without it the batch is played in one call.
     ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of games a task
@@ -177,9 +181,15 @@ def simulate(
         )
     seats = _bots(bots)
     rules = rules if rules is not None else Rules()
-    play = partial(
-        _core.simulate, seed=seed, bots=list(seats), rules=rules, matches=matches is not None
-    )
+    if any(isinstance(bot, PythonBot) for bot in seats):
+        if ray_address is not None:
+            raise InvalidInputError("bots written in Python play locally: drop ray_address")
+        play = partial(play_range, seed=seed, bots=seats, rules=rules, matches=matches is not None)
+        threads = 1
+    else:
+        play = partial(
+            _core.simulate, seed=seed, bots=seats, rules=rules, matches=matches is not None
+        )
     per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
     totals, threads, seconds = run_batch(
         play,
@@ -189,7 +199,8 @@ def simulate(
         progress=progress,
         ray_address=ray_address,
     )
-    return _summary(totals, seed, seats, threads, seconds)
+    names = [python_bot_name(bot) for bot in seats]
+    return _summary(totals, seed, (names[0], names[1], names[2], names[3]), threads, seconds)
 
 
 def _summary(
