@@ -4,6 +4,8 @@ seat's information set."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 import tarabish as tb
@@ -122,3 +124,17 @@ def test_a_python_bot_choosing_an_illegal_id_is_refused() -> None:
 
     with pytest.raises(tb.IllegalActionError):
         tb.simulate(hands=1, seed=0, bots=Cheat())
+
+
+def test_play_against_ismcts_from_standard_input() -> None:
+    """``tarabish play --bot SPEC``: a whole match against a parameterised ISMCTS (R7.1)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tarabish", "play", "--seed", "5", "--bot", "ismcts:iterations=50"],
+        input="1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "win the match" in done.stdout
