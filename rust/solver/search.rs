@@ -341,6 +341,22 @@ impl<'t> Search<'t> {
         (best, best_card)
     }
 
+    /// Whether the leader's partner holds a card of `suit` that no other live card beats.
+    #[inline(always)]
+    fn partner_has_master(&self, pos: &Position, suit: Suit, live: u64) -> bool {
+        let partner = pos.hands[((pos.to_move + 2) & 3) as usize];
+        let mut own = CardSet(partner).of_suit(suit).0;
+        while own != 0 {
+            let card = Card::from_index_unchecked(own.trailing_zeros() as u8);
+            own &= own - 1;
+            let stronger = cards_above(suit, strength(card, self.trump), self.trump);
+            if live & !partner & stronger.0 == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Credits `card` with a cutoff in the history table, more for bigger subtrees.
     #[inline(always)]
     fn credit(&mut self, pos: &Position, card: u8) {
@@ -400,6 +416,8 @@ impl<'t> Search<'t> {
                 let master = live & stronger.0 == 0;
                 if master {
                     100 + points
+                } else if self.partner_has_master(pos, c.suit(), live) {
+                    80 - points
                 } else {
                     -points
                 }
