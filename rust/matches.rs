@@ -172,6 +172,14 @@ impl Match<TableHand> {
         self.hand.apply(seat, id)?;
         Ok(self.hand_over())
     }
+
+    /// Applies an allowed id for `seat` (the caller checked [`TableHand::allowed_mask`]);
+    /// returns the finished hand when this action ended one.
+    #[inline]
+    pub fn apply_table_unchecked(&mut self, seat: u8, id: u8) -> Option<TableHand> {
+        self.hand.apply_unchecked(seat, id);
+        self.hand_over()
+    }
 }
 
 #[cfg(test)]

@@ -1,6 +1,8 @@
 //! Batch simulation: many hands or matches played by bots on every core (rayon). Game `i` of a
 //! batch seeded `seed` uses seed `derive(seed, i)` (docs/ENGINE.md), and summaries are sums of
 //! integers, so a batch gives exactly the same summary on one thread or many, in any chunking.
+//! Table-mode rules (docs/TABLE.md) are played through [`TableHand`] (`play_table_hand`,
+//! `play_table_match`); the auto-mode paths below never see it.
 
 use std::ops::{Add, Range};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -8,7 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use rayon::prelude::*;
 
 use crate::bits::{has_bmi2, select_with};
-use crate::bots::{BotSpec, Policy};
+use crate::bots::{random_action, BotSpec, Policy};
 use crate::cards::Card;
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
@@ -17,6 +19,7 @@ use crate::rng::{derive, SplitMix64};
 use crate::scoring::Outcome;
 use crate::seats::seat_of;
 use crate::state::{Hand, Phase};
+use crate::table::TableHand;
 use crate::variants::Rules;
 
 /// What a batch is: the bots by seat, the rules, the batch seed.
@@ -53,6 +56,9 @@ pub fn seat_action(seats: &mut Seats, hand: &Hand, rng: &mut SplitMix64) -> u8 {
     seats[seat as usize].act(&info, hand.legal_mask(), rng)
 }
 
+/// The number of [`Outcome`]s.
+pub const OUTCOMES: usize = 6;
+
 /// Totals over a batch; every field is a count or a sum.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -60,8 +66,8 @@ pub struct Summary {
     pub hands: u64,
     /// Matches played (0 for a batch of hands).
     pub matches: u64,
-    /// Hands made, bait, half bait, void (R6, R3.3).
-    pub outcomes: [u64; 4],
+    /// Hands by [`Outcome`]: made, bait, half bait, void (R6, R3.3), misplay, throw-in (R8).
+    pub outcomes: [u64; OUTCOMES],
     /// Hands in which each seat named trump (R3).
     pub calls_by_seat: [u64; 4],
     /// Card points and last taken in tricks won by each seat.
@@ -124,8 +130,19 @@ impl Summary {
         ]
     }
 
-    /// Adds one finished hand.
+    /// Adds one finished auto-mode hand.
     pub fn record(&mut self, hand: &Hand) {
+        self.add_hand(hand, hand.runs_scored(), hand.bella());
+    }
+
+    /// Adds one finished table-mode hand: its runs and bella as table mode credited them
+    /// (R4.4, R4.5), its outcome possibly a call (R8.2, R8.3).
+    pub fn record_table(&mut self, hand: &TableHand) {
+        self.add_hand(hand.hand(), hand.runs_scored(), hand.bella());
+    }
+
+    #[inline]
+    fn add_hand(&mut self, hand: &Hand, runs: Option<(u8, u32)>, bella: Option<u8>) {
         self.hands += 1;
         let outcome = hand.outcome().unwrap_or(Outcome::Void);
         self.outcomes[outcome as usize] += 1;
@@ -142,11 +159,11 @@ impl Summary {
             self.points_by_team[team] += hand.points()[team] as u64;
             self.score_by_team[team] += hand.score()[team] as u64;
         }
-        if let Some((_, points)) = hand.runs_scored() {
+        if let Some((_, points)) = runs {
             self.hands_with_runs += 1;
             self.run_points += points as u64;
         }
-        self.hands_with_bella += hand.bella().is_some() as u64;
+        self.hands_with_bella += bella.is_some() as u64;
     }
 }
 
@@ -208,6 +225,55 @@ unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> 
     hand
 }
 
+/// The action the bot of `seat` takes in a table-mode hand (docs/TABLE.md "Allowed and
+/// legal"): a random bot draws among the seat's legal ids, declarations and calls included, as
+/// `play_random_hand` does; any other bot decides from its information set on the ids it knows
+/// (cards and trump calls, [`TableHand::bot_mask`]).
+fn table_action(
+    batch: &Batch,
+    seats: &mut Seats,
+    hand: &TableHand,
+    seat: u8,
+    rng: &mut SplitMix64,
+) -> u8 {
+    if batch.bots[seat as usize].is_random() {
+        return random_action(hand.legal_mask(seat), rng);
+    }
+    let info = InfoSet::of_table(hand, seat);
+    seats[seat as usize].act(&info, hand.bot_mask(seat), rng)
+}
+
+/// [`play_hand`] under table-mode rules: hand `index` dealt the same way, then the seat to
+/// move acts until the hand ends (played out, or by a call). With four random bots this is
+/// `play_random_hand` of hand seed `derive(seed, index)`, dealer `index % 4`.
+pub fn play_table_hand(batch: &Batch, index: u64, seats: &mut Seats) -> TableHand {
+    let mut rng = SplitMix64::new(derive(batch.seed, index));
+    let dealer = seat_of(index);
+    let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
+    while let Some(seat) = hand.hand().to_move() {
+        let action = table_action(batch, seats, &hand, seat, &mut rng);
+        hand.apply_unchecked(seat, action);
+    }
+    hand
+}
+
+/// [`play_match`] under table-mode rules: the hands are [`TableHand`]s.
+pub fn play_table_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Summary) {
+    let seed = derive(batch.seed, index);
+    let mut game: Match<TableHand> = Match::new(seed, batch.rules, seat_of(index), [0, 0]);
+    let mut rng = SplitMix64::new(seed);
+    while let Some(seat) = game.hand().hand().to_move().filter(|_| !game.is_terminal()) {
+        let action = table_action(batch, seats, game.hand(), seat, &mut rng);
+        if let Some(done) = game.apply_table_unchecked(seat, action) {
+            summary.record_table(&done);
+        }
+    }
+    summary.matches += 1;
+    if let Some(team) = game.winner() {
+        summary.match_wins[team as usize] += 1;
+    }
+}
+
 /// Plays match `index` of the batch: match seed `derive(seed, index)`, first dealer
 /// `index % 4`; the bots' generator is seeded with the match seed.
 pub fn play_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Summary) {
@@ -252,10 +318,11 @@ fn play_into(
     seats: &mut Seats,
     mut summary: Summary,
 ) -> Summary {
-    if matches {
-        play_match(batch, index, seats, &mut summary);
-    } else {
-        summary.record(&play_hand(batch, index, seats));
+    match (matches, batch.rules.is_table_mode()) {
+        (true, false) => play_match(batch, index, seats, &mut summary),
+        (false, false) => summary.record(&play_hand(batch, index, seats)),
+        (true, true) => play_table_match(batch, index, seats, &mut summary),
+        (false, true) => summary.record_table(&play_table_hand(batch, index, seats)),
     }
     summary
 }
@@ -315,6 +382,7 @@ fn pool_of(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variants::Declarations;
 
     fn batch(bots: [&str; 4]) -> Batch {
         Batch {
@@ -333,6 +401,52 @@ mod tests {
         let halves = simulate(&batch, 0..250, false) + simulate(&batch, 250..500, false);
         assert_eq!(halves, serial);
         assert_eq!(serial.outcomes.iter().sum::<u64>(), 500);
+    }
+
+    #[test]
+    fn table_mode_batches_are_table_hands_played_one_by_one() {
+        let misplays = Rules {
+            declarations: Declarations::Manual,
+            enforce_legal_play: false,
+            late_twenty: true,
+            ..Rules::default()
+        };
+        let manual = Rules {
+            declarations: Declarations::Manual,
+            first_bell_ok: true,
+            ..Rules::default()
+        };
+        for rules in [misplays, manual] {
+            for bots in [["random"; 4], ["greedy", "random", "heuristic", "random"]] {
+                let batch = Batch {
+                    rules,
+                    ..batch(bots)
+                };
+                let serial = simulate_serial(&batch, 0..300, false);
+                assert_eq!(simulate_on(&batch, 0..300, false, 2), serial);
+                let mut seats = batch.seats();
+                let mut by_hand = Summary::default();
+                for index in 0..300 {
+                    by_hand.record_table(&play_table_hand(&batch, index, &mut seats));
+                }
+                assert_eq!(by_hand, serial);
+                assert_eq!(serial.outcomes.iter().sum::<u64>(), 300);
+                let called =
+                    [Outcome::Misplay, Outcome::ThrowIn].map(|o| serial.outcomes[o as usize]);
+                if rules.enforce_legal_play {
+                    // R8.2, R8.3 need enforce_legal_play off: every hand is played out, and
+                    // random seats announce, show and call bella (R4.4, R4.5).
+                    assert_eq!(called, [0, 0], "{serial:?}");
+                    assert!(serial.hands_with_runs > 0 && serial.hands_with_bella > 0);
+                } else {
+                    // Random seats call at random (docs/TABLE.md "Allowed and legal").
+                    assert!(called.iter().all(|&n| n > 0), "{serial:?}");
+                }
+                let matches = simulate_serial(&batch, 0..4, true);
+                assert_eq!(simulate_on(&batch, 0..4, true, 2), matches);
+                assert_eq!(matches.match_wins.iter().sum::<u64>(), 4);
+            }
+        }
     }
 
     #[test]

@@ -319,6 +319,19 @@ impl TableHand {
         allowed & (!CARDS | self.hand.legal_cards().bits())
     }
 
+    /// The ids a bot that knows only cards and trump calls (ids up to [`PASS`]) chooses from:
+    /// the seat's R5.1-legal ones, or after a bella that leaves none legal, the K or Q it must
+    /// play (R8.6e).
+    pub fn bot_mask(&self, seat: u8) -> u64 {
+        const PLAIN: u64 = (1 << (PASS + 1)) - 1;
+        let legal = self.legal_mask(seat) & PLAIN;
+        if legal != 0 {
+            legal
+        } else {
+            self.allowed_mask(seat) & PLAIN
+        }
+    }
+
     /// The declarations `seat` (to move, play phase, manual mode) may make now.
     fn declarations_mask(&self, seat: u8) -> u64 {
         let mut mask = 0;

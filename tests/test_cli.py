@@ -11,6 +11,7 @@ import sys
 
 import pytest
 import tarabish as tb
+from tarabish import Rules
 from tarabish._cli import main
 from terminal import ANSI, run_in_terminal
 
@@ -88,6 +89,30 @@ def test_simulate_matches_with_rule_flags() -> None:
     assert summary["matches"] == 30
     assert sum(summary["match_wins"]) == 30  # R7.1: every match ends with a winner
     assert summary["hands"] >= 30
+
+
+@pytest.mark.parametrize(
+    ("flags", "rules"),
+    [
+        (
+            ("--table", "--late-twenty"),
+            Rules(declarations="manual", enforce_legal_play=False, late_twenty=True),
+        ),
+        (("--declarations", "manual", "--first-bell-ok"), Rules(declarations="manual", first_bell_ok=True)),
+        (("--no-enforce-legal-play",), Rules(enforce_legal_play=False)),
+    ],
+)
+def test_simulate_table_mode_flags(flags: tuple[str, ...], rules: Rules) -> None:
+    """The table-mode flags give the API's batch under those rules (docs/TABLE.md)."""
+    done = run("simulate", "--hands", "400", "--seed", "3", "--json", *flags)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    expected = tb.simulate(hands=400, seed=3, rules=rules).counts()
+    assert {key: summary[key] for key in expected} == expected
+    assert expected != tb.simulate(hands=400, seed=3).counts()  # the flags changed the game
+    readable = run("simulate", "--hands", "400", "--seed", "3", *flags).stdout
+    called = expected["outcomes"]["misplay"] + expected["outcomes"]["throw_in"]
+    assert ("misplay call" in readable) == (called > 0)
 
 
 @pytest.mark.parametrize(

@@ -353,10 +353,18 @@ def test_simulate_chunking_does_not_matter() -> None:
     assert parts == whole
     # The public function cuts the batch in chunks by itself: same counts as one direct call.
     counts = tarabish.simulate(hands=1000, seed=7, rules=rules, threads=2).counts()
-    made, bait, half_bait, void = whole["outcomes"]
+    made, bait, half_bait, void, misplay, throw_in = whole["outcomes"]
+    assert (misplay, throw_in) == (0, 0)  # R8.2, R8.3: no calls in auto mode
     assert counts == {
         **{key: value for key, value in whole.items() if key != "outcomes"},
-        "outcomes": {"made": made, "bait": bait, "half_bait": half_bait, "void": void},
+        "outcomes": {
+            "made": made,
+            "bait": bait,
+            "half_bait": half_bait,
+            "void": void,
+            "misplay": misplay,
+            "throw_in": throw_in,
+        },
     }
 
 
@@ -383,7 +391,7 @@ def test_simulate_random_bots_are_the_random_playouts() -> None:
     calls = [0, 0, 0, 0]
     points = [0, 0]
     score = [0, 0]
-    outcomes = {"made": 0, "bait": 0, "half_bait": 0, "void": 0}
+    outcomes = {"made": 0, "bait": 0, "half_bait": 0, "void": 0, "misplay": 0, "throw_in": 0}
     for i in range(300):
         hand = reference.play_random_hand(spec_derive(2024, i), i % 4, rules)
         result = hand.result

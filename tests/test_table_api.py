@@ -1,7 +1,8 @@
 """The table-mode interface of the states (docs/TABLE.md "Allowed and legal", docs/EVENTS.md,
 docs/ENGINE.md "Serialized states"), on both engines: an action for a given seat, bad seats and
 ``since`` values, event numbering across a match's hands, saved and loaded table states with
-table verbs mid-hand, and ``simulate`` refusing table rules (docs/DECISIONS.md).
+table verbs mid-hand, ``simulate`` playing table rules (the random playouts, summed) and
+tournaments refusing them (docs/DECISIONS.md).
 """
 
 from __future__ import annotations
@@ -103,8 +104,73 @@ def test_match_events_number_on_across_hands(engine: ModuleType) -> None:
     assert loaded.events(3) == game.events(3)
 
 
-def test_simulate_refuses_table_rules() -> None:
+SIMULATED_HANDS = 300
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [TABLE, Rules(declarations="manual", first_bell_ok=True, team_runs=True)],
+    ids=["misplays", "manual"],
+)
+def test_simulate_table_hands_are_the_random_playouts(engine: ModuleType, rules: Rules) -> None:
+    """Batch hand i of seed s under table rules is the random playout of hand seed
+    derive(s, i) by dealer i % 4 (docs/TABLE.md "Allowed and legal"): the Rust batch's counts
+    equal the sums over the hands played one by one, on each engine (so the Rust batch agrees
+    with the reference). Random seats call at random: with misplays allowed most hands end by a
+    misplay call or a throw-in (R8.2, R8.3)."""
+    import tarabish
+
+    summary = tarabish.simulate(hands=SIMULATED_HANDS, seed=2026, rules=rules, threads=2)
+    counts = summary.counts()
+    outcomes = dict.fromkeys(counts["outcomes"], 0)
+    tricks, calls, points, score = [0] * 4, [0] * 4, [0, 0], [0, 0]
+    runs = run_points = bella = 0
+    for i in range(SIMULATED_HANDS):
+        hand = engine.play_random_hand(tarabish._core.derive_seed(2026, i), i % 4, rules)
+        result = hand.result
+        outcomes[result.outcome.value] += 1
+        for done in result.tricks:
+            tricks[done.winner] += done.points
+        if result.caller is not None:
+            calls[result.caller] += 1
+        for team in (0, 1):
+            points[team] += result.points[team]
+            score[team] += result.score[team]
+        if result.runs is not None:
+            runs += 1
+            run_points += result.runs.points
+        bella += result.bella is not None
+    assert counts["outcomes"] == outcomes
+    assert sum(outcomes.values()) == SIMULATED_HANDS == counts["hands"]
+    assert counts["trick_points_by_seat"] == tricks
+    assert counts["calls_by_seat"] == calls
+    assert counts["points_by_team"] == points
+    assert counts["score_by_team"] == score
+    assert (counts["hands_with_runs"], counts["run_points"]) == (runs, run_points)
+    assert counts["hands_with_bella"] == bella
+    called = outcomes["misplay"] + outcomes["throw_in"]
+    if rules.enforce_legal_play:
+        assert called == 0  # R8.2, R8.3: calls need enforce_legal_play off
+    else:
+        assert outcomes["misplay"] > 0 and outcomes["throw_in"] > 0
+        # R8.2: the count (162 and what was credited) to one team, nothing to the other.
+        assert summary.score_by_team[0] + summary.score_by_team[1] >= 162 * called
+
+
+@pytest.mark.parametrize("bots", ["random", ("greedy", "heuristic")])
+def test_simulate_table_matches_serial_and_parallel_agree(bots: object) -> None:
+    import tarabish
+
+    one = tarabish.simulate(matches=20, seed=5, bots=bots, rules=TABLE, threads=1)
+    two = tarabish.simulate(matches=20, seed=5, bots=bots, rules=TABLE, threads=2)
+    assert one.counts() == two.counts()
+    assert sum(one.match_wins) == 20  # R7.1
+    outcomes = one.counts()["outcomes"]
+    assert sum(outcomes.values()) == one.hands
+
+
+def test_tournaments_refuse_table_rules() -> None:
     import tarabish
 
     with pytest.raises(InvalidInputError, match="auto-mode"):
-        tarabish.simulate(hands=10, rules=TABLE)
+        tarabish._core.tournament(start=0, stop=1, seed=0, bots=["random"] * 2, rules=TABLE)

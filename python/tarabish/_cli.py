@@ -125,6 +125,44 @@ def _add_rule_flags(parser: argparse.ArgumentParser) -> None:
         group.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=meaning)
 
 
+def _add_table_option_flags(parser: argparse.ArgumentParser, condition: str) -> None:
+    """The table-mode options of R9 (R4.4, R4.5) that matter only with manual declarations."""
+    parser.add_argument(
+        "--first-bell-ok",
+        action="store_true",
+        help=f"{condition}: a bella called on the first of the trump K and Q counts (R4.5)",
+    )
+    parser.add_argument(
+        "--late-twenty",
+        action="store_true",
+        help=f"{condition}: a fifty not shown in trick two may be shown as a twenty in trick "
+        "three (R4.4)",
+    )
+
+
+def _add_table_flags(parser: argparse.ArgumentParser) -> None:
+    """Table-mode rules for a batch (docs/TABLE.md): manual declarations, misplays, calls."""
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="table mode: the same as --declarations manual --no-enforce-legal-play",
+    )
+    parser.add_argument(
+        "--declarations",
+        choices=("auto", "manual"),
+        default="auto",
+        help="auto: runs and bella credited by themselves; manual: announced, shown and called "
+        "in time or lost (R4.4, R4.5; default auto)",
+    )
+    parser.add_argument(
+        "--no-enforce-legal-play",
+        action="store_true",
+        help="any held card may be played; a play breaking R5.1 is a misplay, and any seat may "
+        "call misplay or throw the hand in (R8)",
+    )
+    _add_table_option_flags(parser, "with manual declarations")
+
+
 def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
     """The flags of a batch command (simulate, tournament): seed, threads, JSON, Ray, progress."""
     parser.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
@@ -149,11 +187,17 @@ def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _rules(args: argparse.Namespace) -> Rules:
     switches = {name: getattr(args, name) for name, _ in _SWITCHES}
-    table_options = {
+    table_options: dict[str, Any] = {
         name: getattr(args, name)
         for name in ("first_bell_ok", "late_twenty")
         if getattr(args, name, False)
     }
+    # `play --table` sets table mode in play_main; a batch's --table is these two options.
+    batch_table = getattr(args, "table", False) and hasattr(args, "declarations")
+    if batch_table or getattr(args, "declarations", "auto") == "manual":
+        table_options["declarations"] = "manual"
+    if batch_table or getattr(args, "no_enforce_legal_play", False):
+        table_options["enforce_legal_play"] = False
     return Rules(target=args.target, forced_at=args.forced_at, **switches, **table_options)
 
 
@@ -173,7 +217,13 @@ def format_summary(summary: Summary) -> str:
         f"outcomes  made {_percent(summary.made, summary.hands)}  "
         f"bait {_percent(summary.bait, summary.hands)}  "
         f"half bait {_percent(summary.half_bait, summary.hands)}  "
-        f"void {_percent(summary.void, summary.hands)}",
+        f"void {_percent(summary.void, summary.hands)}"
+        + (
+            f"  misplay call {_percent(summary.misplay, summary.hands)}  "
+            f"throw-in {_percent(summary.throw_in, summary.hands)}"
+            if summary.misplay or summary.throw_in
+            else ""
+        ),
         "calls     "
         + "  ".join(f"seat {s} {_percent(n, played)}" for s, n in enumerate(summary.calls_by_seat)),
         "tricks    "
@@ -336,7 +386,8 @@ def _simulate_parser(commands: _Commands) -> None:
         _simulate,
         summary="bots play many hands or matches at full speed",
         description="Bots play many hands (or whole matches) on every core, then a summary: "
-        "speed, outcomes, calls, points by seat and team, runs, bella. Each game's deal and "
+        "speed, outcomes, calls, points by seat and team, runs, bella. Table-mode rules "
+        "(--table) are played too: random bots then declare and call at random. Each game's deal and "
         "bot choices are derived from the seed and the game's number, so a run gives the same "
         "summary on any number of threads.",
     )
@@ -358,6 +409,7 @@ def _simulate_parser(commands: _Commands) -> None:
     )
     _add_batch_flags(sim, "summary")
     _add_rule_flags(sim)
+    _add_table_flags(sim)
 
 
 def _tournament_parser(commands: _Commands) -> None:
@@ -471,17 +523,7 @@ def _play_parser(commands: _Commands) -> None:
         help="table mode (docs/TABLE.md): announce, show and call bella yourself in time "
         "(R4.4, R4.5), any card you hold may be played and a misplay called (R8)",
     )
-    play.add_argument(
-        "--first-bell-ok",
-        action="store_true",
-        help="with --table: a bella called on the first of the trump K and Q counts (R4.5)",
-    )
-    play.add_argument(
-        "--late-twenty",
-        action="store_true",
-        help="with --table: a fifty not shown in trick two may be shown as a twenty in trick "
-        "three (R4.4)",
-    )
+    _add_table_option_flags(play, "with --table")
     _add_rule_flags(play)
 
 

@@ -20,7 +20,15 @@ from ._python_bots import Bot, PythonBot
 from ._rules import Rules
 from ._views import HandResult, Outcome
 
-OUTCOMES = (Outcome.MADE, Outcome.BAIT, Outcome.HALF_BAIT, Outcome.VOID)
+# The order of the core's `Summary::outcomes` (rust/sim.rs): R6, R3.3, then R8.2, R8.3.
+OUTCOMES = (
+    Outcome.MADE,
+    Outcome.BAIT,
+    Outcome.HALF_BAIT,
+    Outcome.VOID,
+    Outcome.MISPLAY,
+    Outcome.THROW_IN,
+)
 
 
 def play_range(
@@ -31,7 +39,7 @@ def play_range(
     totals: dict[str, Any] = {
         "hands": 0,
         "matches": 0,
-        "outcomes": [0, 0, 0, 0],
+        "outcomes": [0] * len(OUTCOMES),
         "calls_by_seat": [0, 0, 0, 0],
         "trick_points_by_seat": [0, 0, 0, 0],
         "points_by_team": [0, 0],

@@ -1,5 +1,6 @@
 """Batch simulation from Python: many hands or matches played by the Rust bots on every core,
-with the interpreter released (rust/sim.rs). Game ``i`` of a batch uses seed
+with the interpreter released (rust/sim.rs), under any rules: table-mode hands (docs/TABLE.md)
+may end by a misplay call or a throw-in (R8.2, R8.3). Game ``i`` of a batch uses seed
 ``derive(seed, i)`` (docs/ENGINE.md), so the summary does not depend on threads or chunking."""
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ class Summary:
     bait: int
     half_bait: int
     void: int
+    misplay: int
+    throw_in: int
     calls_by_seat: tuple[int, int, int, int]
     trick_points_by_seat: tuple[int, int, int, int]
     points_by_team: tuple[int, int]
@@ -70,7 +73,7 @@ class Summary:
 
     @property
     def played(self) -> int:
-        """Hands played out (not void)."""
+        """Hands not void (R3.3): played out, or ended by a call (R8.2, R8.3)."""
         return self.hands - self.void
 
     @property
@@ -93,6 +96,8 @@ class Summary:
                 "bait": self.bait,
                 "half_bait": self.half_bait,
                 "void": self.void,
+                "misplay": self.misplay,
+                "throw_in": self.throw_in,
             },
             "calls_by_seat": list(self.calls_by_seat),
             "trick_points_by_seat": list(self.trick_points_by_seat),
@@ -160,8 +165,11 @@ def simulate(
     ``bots`` is one bot spec for every seat, two (team 0, team 1) or four (by seat): text such
     as ``"greedy"`` or ``"ismcts:iterations=1000"``, or a dict (docs/SEARCH.md), or a bot
     written in Python (an object with ``act(observation, legal_ids) -> int``: the slower path of
-    ``tarabish._python_sim``, on the calling thread, not on Ray). ``threads=0`` uses every
-    core; at most ``MAX_THREADS`` (256) threads, in a pool built once
+    ``tarabish._python_sim``, on the calling thread, not on Ray).
+    ``rules`` may be table-mode rules (docs/TABLE.md): random bots then choose among the legal
+    ids of the seat to move, declarations and calls included, so many hands end by a call; the
+    other bots play their R5.1-legal cards and never declare or call.
+    ``threads=0`` uses every core; at most ``MAX_THREADS`` (256) threads, in a pool built once
     (and kept for the next batch of as many threads). ``progress(done, total)`` is called after
     each of about 50 chunks of the batch; without it the batch is played in one call.
     ``ray_address`` (extra ``ray``) plays on that Ray cluster instead, one range of games a task
@@ -214,13 +222,15 @@ def _summary(
     counts: dict[str, Any] = {}
     for name, value in totals.items():
         counts[name] = tuple(value) if isinstance(value, list) else value
-    made, bait, half_bait, void = counts.pop("outcomes")
+    made, bait, half_bait, void, misplay, throw_in = counts.pop("outcomes")
     return Summary(
         **counts,
         made=made,
         bait=bait,
         half_bait=half_bait,
         void=void,
+        misplay=misplay,
+        throw_in=throw_in,
         seed=seed,
         bots=seats,
         threads=threads,

@@ -1,6 +1,7 @@
 //! Batch work for Python: `simulate` (many hands or matches by Rust bots, on every core, with
-//! the interpreter released), `tournament` (duplicate pairs, rust/tournament.rs, the same way)
-//! and `play_random_hand` (one random playout, docs/ENGINE.md).
+//! the interpreter released, under any rules), `tournament` (duplicate pairs,
+//! rust/tournament.rs, the same way, auto mode only) and `play_random_hand` (one random
+//! playout, docs/ENGINE.md).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -13,13 +14,12 @@ use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
 use crate::sim::{simulate_on, Batch, Summary, MAX_THREADS};
-use crate::state::PASS;
 use crate::table::TableHand;
 use crate::tournament::Tournament;
 use crate::variants::Rules;
 
-/// What every batch function checks: the seed, the rules (auto mode), one bot spec for each of
-/// `N` slots (seats, or the two bots of a tournament), and the range `start..stop`.
+/// What every batch function checks: the seed, the rules, one bot spec for each of `N` slots
+/// (seats, or the two bots of a tournament), and the range `start..stop`.
 fn batch_args<const N: usize>(
     py: Python<'_>,
     (start, stop): (u64, u64),
@@ -31,14 +31,6 @@ fn batch_args<const N: usize>(
 ) -> PyResult<(u64, Rules, [BotSpec; N])> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
     let (_, rules) = rules_arg(py, rules)?;
-    if rules.is_table_mode() {
-        return Err(invalid(
-            py,
-            "simulate and tournaments play auto-mode hands (R4.4 auto declarations, R8 legal \
-             play enforced); play table mode one action at a time through HandState or \
-             MatchState",
-        ));
-    }
     if bots.len() != N {
         return Err(invalid(py, format!("bots: {what}")));
     }
@@ -125,6 +117,14 @@ fn tournament<'py>(
         threads,
         "two specs, A and B",
     )?;
+    if rules.is_table_mode() {
+        return Err(invalid(
+            py,
+            "tournaments play auto-mode hands (R4.4 auto declarations, R8 legal play \
+             enforced); table-mode rules are played by simulate, or one action at a time \
+             through HandState or MatchState",
+        ));
+    }
     let tournament = Tournament { seed, rules, bots };
     let standing = py.detach(|| tournament.play_on(start..stop, threads));
     let out = PyDict::new(py);
@@ -197,15 +197,7 @@ fn bot_action(
         return Err(invalid(py, "the hand is over (R5.3): no action to choose"));
     };
     let info = InfoSet::of_table(&table, seat);
-    // Bots play cards and call trump only (ids 0..40): R5.1-legal cards when there are any;
-    // after a bella that leaves none legal, the K or Q it must play (R8.6e).
-    let plain = |mask: u64| mask & ((1 << (PASS + 1)) - 1);
-    let legal = plain(table.legal_mask(seat));
-    let mask = if legal != 0 {
-        legal
-    } else {
-        plain(table.allowed_mask(seat))
-    };
+    let mask = table.bot_mask(seat);
     Ok(py.detach(|| bot.act(&info, mask, &mut SplitMix64::new(seed))))
 }
 
