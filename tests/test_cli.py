@@ -98,7 +98,10 @@ def test_simulate_matches_with_rule_flags() -> None:
             ("--table", "--late-twenty"),
             Rules(declarations="manual", enforce_legal_play=False, late_twenty=True),
         ),
-        (("--declarations", "manual", "--first-bell-ok"), Rules(declarations="manual", first_bell_ok=True)),
+        (
+            ("--declarations", "manual", "--first-bell-ok"),
+            Rules(declarations="manual", first_bell_ok=True),
+        ),
         (("--no-enforce-legal-play",), Rules(enforce_legal_play=False)),
     ],
 )

@@ -158,7 +158,7 @@ def test_simulate_table_hands_are_the_random_playouts(engine: ModuleType, rules:
 
 
 @pytest.mark.parametrize("bots", ["random", ("greedy", "heuristic")])
-def test_simulate_table_matches_serial_and_parallel_agree(bots: object) -> None:
+def test_simulate_table_matches_serial_and_parallel_agree(bots: str | tuple[str, str]) -> None:
     import tarabish
 
     one = tarabish.simulate(matches=20, seed=5, bots=bots, rules=TABLE, threads=1)

@@ -387,9 +387,9 @@ def _simulate_parser(commands: _Commands) -> None:
         summary="bots play many hands or matches at full speed",
         description="Bots play many hands (or whole matches) on every core, then a summary: "
         "speed, outcomes, calls, points by seat and team, runs, bella. Table-mode rules "
-        "(--table) are played too: random bots then declare and call at random. Each game's deal and "
-        "bot choices are derived from the seed and the game's number, so a run gives the same "
-        "summary on any number of threads.",
+        "(--table) are played too: random bots then declare and call at random. Each game's "
+        "deal and bot choices are derived from the seed and the game's number, so a run gives "
+        "the same summary on any number of threads.",
     )
     games = sim.add_mutually_exclusive_group()
     games.add_argument(
