@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -570,3 +571,39 @@ def choose_table_action(
     if not plain:  # after a bella whose K and Q are both misplays now (R8.6e)
         plain = [i for i in allowed if i <= 40]
     return mover, choose_action(plain, rng, pass_bias)
+
+
+def playout_counts(
+    play_random_hand: Callable[..., Any], seeds: Sequence[int], rules: Rules
+) -> dict[str, Any]:
+    """What ``simulate`` sums (``Summary.counts()`` keys) over the random playouts of hand seeds
+    ``seeds``, hand i dealt by seat i % 4, each played one by one by ``play_random_hand`` of an
+    engine (docs/ENGINE.md "Random playouts")."""
+    outcomes = dict.fromkeys(("made", "bait", "half_bait", "void", "misplay", "throw_in"), 0)
+    tricks, calls, points, score = [0] * 4, [0] * 4, [0, 0], [0, 0]
+    runs = run_points = bella = 0
+    for i, seed in enumerate(seeds):
+        result = play_random_hand(seed, i % 4, rules).result
+        outcomes[result.outcome.value] += 1
+        for done in result.tricks:
+            tricks[done.winner] += done.points
+        if result.caller is not None:
+            calls[result.caller] += 1
+        for team in (0, 1):
+            points[team] += result.points[team]
+            score[team] += result.score[team]
+        if result.runs is not None:
+            runs += 1
+            run_points += result.runs.points
+        bella += result.bella is not None
+    return {
+        "hands": len(seeds),
+        "outcomes": outcomes,
+        "trick_points_by_seat": tricks,
+        "calls_by_seat": calls,
+        "points_by_team": points,
+        "score_by_team": score,
+        "hands_with_runs": runs,
+        "run_points": run_points,
+        "hands_with_bella": bella,
+    }

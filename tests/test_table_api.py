@@ -12,6 +12,7 @@ import pickle
 from types import ModuleType
 
 import pytest
+from strategies import playout_counts
 from tarabish import Action, IllegalActionError, InvalidInputError, Rules
 
 TABLE = Rules(declarations="manual", enforce_legal_play=False, late_twenty=True)
@@ -122,32 +123,11 @@ def test_simulate_table_hands_are_the_random_playouts(engine: ModuleType, rules:
 
     summary = tarabish.simulate(hands=SIMULATED_HANDS, seed=2026, rules=rules, threads=2)
     counts = summary.counts()
-    outcomes = dict.fromkeys(counts["outcomes"], 0)
-    tricks, calls, points, score = [0] * 4, [0] * 4, [0, 0], [0, 0]
-    runs = run_points = bella = 0
-    for i in range(SIMULATED_HANDS):
-        hand = engine.play_random_hand(tarabish._core.derive_seed(2026, i), i % 4, rules)
-        result = hand.result
-        outcomes[result.outcome.value] += 1
-        for done in result.tricks:
-            tricks[done.winner] += done.points
-        if result.caller is not None:
-            calls[result.caller] += 1
-        for team in (0, 1):
-            points[team] += result.points[team]
-            score[team] += result.score[team]
-        if result.runs is not None:
-            runs += 1
-            run_points += result.runs.points
-        bella += result.bella is not None
-    assert counts["outcomes"] == outcomes
-    assert sum(outcomes.values()) == SIMULATED_HANDS == counts["hands"]
-    assert counts["trick_points_by_seat"] == tricks
-    assert counts["calls_by_seat"] == calls
-    assert counts["points_by_team"] == points
-    assert counts["score_by_team"] == score
-    assert (counts["hands_with_runs"], counts["run_points"]) == (runs, run_points)
-    assert counts["hands_with_bella"] == bella
+    seeds = [tarabish._core.derive_seed(2026, i) for i in range(SIMULATED_HANDS)]
+    expected = playout_counts(engine.play_random_hand, seeds, rules)
+    assert {key: counts[key] for key in expected} == expected
+    outcomes = counts["outcomes"]
+    assert sum(outcomes.values()) == SIMULATED_HANDS
     called = outcomes["misplay"] + outcomes["throw_in"]
     if rules.enforce_legal_play:
         assert called == 0  # R8.2, R8.3: calls need enforce_legal_play off
