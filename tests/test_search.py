@@ -117,6 +117,22 @@ def test_simulate_takes_bots_written_in_python() -> None:
     assert sum(matches.match_wins) == 2 and matches.hands >= 2
 
 
+def test_python_bots_play_table_mode() -> None:
+    """Under table rules a Python bot gets the seat's legal ids, calls included (docs/TABLE.md):
+    one that throws in at its first chance ends every hand by a throw-in, the count going to
+    the other team (R8.3)."""
+
+    class ThrowIn:
+        def act(self, observation: tb.Observation, legal_ids: list[int]) -> int:
+            throw = 45  # docs/TABLE.md "Action ids and text": throw
+            return throw if throw in legal_ids else legal_ids[0]
+
+    rules = tb.Rules(declarations="manual", enforce_legal_play=False)
+    summary = tb.simulate(hands=20, seed=4, bots=(ThrowIn(), "greedy"), rules=rules)
+    assert summary.throw_in == 20 == summary.hands
+    assert summary.score_by_team[0] == 0 and summary.score_by_team[1] >= 162 * 20
+
+
 def test_a_python_bot_choosing_an_illegal_id_is_refused() -> None:
     class Cheat:
         def act(self, observation: tb.Observation, legal_ids: list[int]) -> int:
