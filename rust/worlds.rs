@@ -95,7 +95,12 @@ impl WorldSampler {
             template: None,
         };
         sampler.count = if info.trump().is_some() {
-            sampler.prepare_after_trump() as u128
+            match sampler.prepare_after_trump(true) {
+                // No world agrees with the declarations: a table-mode view, whose declarations
+                // are as made (docs/TABLE.md); search then ignores them.
+                0 => sampler.prepare_after_trump(false) as u128,
+                count => count as u128,
+            }
         } else {
             before_trump_count()
         };
@@ -176,11 +181,13 @@ impl WorldSampler {
         (deal, deal.map(|cards| cards.iter().copied().collect()))
     }
 
-    /// After trump: enumerate each suit's ways, group them, count completions backwards.
-    fn prepare_after_trump(&mut self) -> u64 {
+    /// After trump: enumerate each suit's ways, group them, count completions backwards;
+    /// with `declarations`, the worlds must agree with what each seat declared.
+    fn prepare_after_trump(&mut self, declarations: bool) -> u64 {
         let info = self.info;
         let mut seen_runs = [RunsSeen::Nothing; 3];
-        for (j, &who) in self.others.iter().enumerate() {
+        self.target_flags = 0;
+        for (j, &who) in self.others.iter().enumerate().filter(|_| declarations) {
             seen_runs[j] = match (info.played_by(who).len(), info.announced(who)) {
                 (0, _) | (_, None) => RunsSeen::Nothing,
                 (1, Some(points)) => {
