@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from ._actions import ActionKind, Phase
 from ._cards import Card
-from ._errors import TarabishError
+from ._errors import InvalidInputError, TarabishError
 from ._record import Record, _read, parse_record, play_record
 from ._solve import solve_many
 from ._views import Solution
@@ -118,12 +118,17 @@ class Analysis:
 
 def analyze(record: str | bytes | dict[str, Any] | Record, threads: int = 0) -> Analysis:
     """The double-dummy loss of every card played in ``record`` (checked first, as
-    ``replay`` does: a bad record raises ``RecordError``). The positions are solved on
-    ``threads`` threads (0: every core)."""
+    ``replay`` does: a bad record raises ``RecordError``; a table-mode record raises
+    ``InvalidInputError``). The positions are solved on ``threads`` threads (0: every core)."""
     from . import _core
 
     parsed = parse_record(record)
     play_record(parsed)  # every action checked, hands consecutive
+    if parsed.rules.is_table_mode:
+        raise InvalidInputError(
+            "analyze solves auto-mode records only: this record is in table mode (R8: manual "
+            "declarations or accepted misplays), which the solver does not play"
+        )
     hands = []
     for index, hand in enumerate(parsed.hands):
         state = _core.HandState(
