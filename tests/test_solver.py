@@ -221,3 +221,15 @@ def test_pimc_bot_plays_legal_cards_and_a_best_card_when_the_world_is_known(
     assert rust.bot_spec("pimc") == "pimc:worlds=20"
     with pytest.raises(InvalidInputError, match="worlds"):
         rust.bot_spec("pimc:worlds=0")
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(declarations="manual"), Rules(enforce_legal_play=False)], ids=str
+)
+def test_pimc_plays_table_mode_hands_without_the_solver(rules: Rules) -> None:
+    """R8: the solver does not play table mode, so the PIMC bot plays there like the greedy
+    bot (legal cards, whole hands) instead of failing."""
+    import tarabish
+
+    summary = tarabish.simulate(hands=2, bots=["pimc:worlds=2"], threads=1, seed=3, rules=rules)
+    assert summary.hands == 2

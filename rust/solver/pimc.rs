@@ -2,7 +2,7 @@
 //! from its seat's information set (the sampler of `worlds`), solves each exactly with the
 //! double-dummy solver, and plays the card with the best total value over the worlds. It
 //! names trump like the greedy bot (a double-dummy auction would solve every world once per
-//! suit).
+//! suit), and plays like it in table mode (R8), which the solver does not play.
 
 use super::solve;
 use crate::bots::{GreedyBot, Policy};
@@ -33,7 +33,8 @@ impl PimcBot {
 
 impl Policy for PimcBot {
     fn act(&mut self, info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8 {
-        if info.phase() != Phase::Play {
+        // The auction, and table mode (R8), which the solver does not play: the greedy rule.
+        if info.phase() != Phase::Play || info.rules().is_table_mode() {
             return GreedyBot.act(info, legal, rng);
         }
         if legal.count_ones() == 1 {
@@ -42,8 +43,10 @@ impl Policy for PimcBot {
         let sampler = WorldSampler::new(info);
         let mut totals = [0u32; 36];
         for _ in 0..self.worlds {
-            let world = sampler.sample(rng);
-            let solution = solve(&world).expect("a sampled world of a play-phase view is in play");
+            let Ok(solution) = solve(&sampler.sample(rng)) else {
+                // A world of an auto-mode play-phase view is always solvable; never panic.
+                return GreedyBot.act(info, legal, rng);
+            };
             for card in solution.legal {
                 totals[card.index() as usize] += solution.value_of(card);
             }
