@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import tarabish
 from tarabish import InvalidInputError, Rules
+from tarabish._cards import format_cards
 from tarabish._record import (
     RecordError,
     dump_output,
@@ -85,6 +86,10 @@ def test_golden_replays_exactly(path: Path, engine: str) -> None:
     # the stored results are ignored and recomputed: the plain record gives the same output
     assert dump_output(replay(text, engine)) == text
     assert dump_output(replay(record_of(path.stem), engine)) == text
+    # tarabish replay writes the same text a hand at a time
+    written = io.StringIO()
+    play_record(text, engine).write(written)
+    assert written.getvalue() == text
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -562,6 +567,54 @@ def test_replay_main_good_and_missing_file(tmp_path: Path) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert replay_main(str(path), engine="python", out=out, err=err) == 2
     assert "engine" in err.getvalue()
+
+
+# Issue 7 "bounded cost": tarabish replay held the whole output document and the JSON encoder's
+# pieces of it, about 6 KB a hand under tracemalloc (about 2 KB a hand is the parsed record and
+# the results it needs). The bound is per hand, so it does not depend on the machine's speed.
+REPLAY_BYTES_PER_HAND = 3_000
+
+
+def _void_record(hands: int) -> str:
+    """A record of ``hands`` void hands (R3.3 with dealer_may_pass: four passes each)."""
+    return json.dumps(
+        {
+            "format": "tarabish-record/1",
+            "rules": {"dealer_may_pass": True},
+            "hands": [
+                {
+                    "dealer": index % 4,
+                    "deal": [format_cards(seat) for seat in tarabish.deal_cards(index, index % 4)],
+                    "actions": [f"{(index + turn) % 4} pass" for turn in range(1, 5)],
+                }
+                for index in range(hands)
+            ],
+        }
+    )
+
+
+def _replay_peak(tmp_path: Path, hands: int) -> int:
+    """tracemalloc's peak while ``replay_main`` replays ``hands`` void hands to a null device."""
+    import os
+    import tracemalloc
+
+    path = tmp_path / f"void{hands}.json"
+    path.write_text(_void_record(hands))
+    with open(os.devnull, "w") as out:
+        tracemalloc.start()
+        try:
+            assert replay_main(str(path), out=out, err=out) == 0
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+
+def test_replay_memory_grows_linearly_and_boundedly_with_the_hands(tmp_path: Path) -> None:
+    small, large = 200, 800
+    small_peak, large_peak = _replay_peak(tmp_path, small), _replay_peak(tmp_path, large)
+    assert large_peak < 4.5 * small_peak
+    per_hand = (large_peak - small_peak) / (large - small)
+    assert per_hand < REPLAY_BYTES_PER_HAND, f"{per_hand:.0f} bytes a hand"
 
 
 # -- the command line ----------------------------------------------------------------------------
