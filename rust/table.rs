@@ -227,9 +227,13 @@ impl TableHand {
             Shown::OnTime => dealt,
             Shown::Late => {
                 let trump = self.hand.trump().unwrap_or(Suit::Clubs);
+                // Its best fifty by R4.2; between equal plain fifties the first in `find_runs`
+                // order (lower suit), as docs/DECISIONS.md says. `max_by_key` keeps the last of
+                // equal keys, so it reads the runs backwards.
                 let fifty = dealt
                     .as_slice()
                     .iter()
+                    .rev()
                     .filter(|run| run.len == 4)
                     .max_by_key(|run| run.strength(trump))
                     .copied();

@@ -207,10 +207,19 @@ class PlaySituation:
     earlier: tuple[tuple[Card, ...], ...]
 
 
+def primitive() -> settings:
+    """Settings for the differential properties of one rule primitive (Rust against the
+    reference): a quarter of the profile's examples (5,000 in ``ci``). Every primitive is also
+    checked exhaustively (test_exhaustive_primitives.py) and inside every differential whole
+    hand, where each decision compares the legal sets, trick winners and runs again."""
+    return settings(max_examples=max(30, settings.default.max_examples // 4))
+
+
 def secondary() -> settings:
     """Settings for properties that check ONE engine against the test's own model or for
     crashes: a tenth of the profile's examples. The differential properties (Rust against the
-    reference) run the profile's full count (20,000 in ``ci``)."""
+    reference) run more: ``primitive()`` for one primitive, and each whole-game file says its
+    own count."""
     return settings(max_examples=max(30, settings.default.max_examples // 10))
 
 

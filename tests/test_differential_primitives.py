@@ -35,6 +35,7 @@ from strategies import (
     model_trick_winner,
     play_situations,
     points_pairs,
+    primitive,
     reachable_tricks,
     rules_variants,
     runs,
@@ -120,6 +121,7 @@ def model_score(points: tuple[int, int], caller: int, rules: Rules) -> tuple[Out
 # --------------------------------------------------------------------------------------------
 
 
+@primitive()
 @given(situation=play_situations(), data=st.data())
 def test_legal_plays_agree(
     engine_pair: Engines, situation: PlaySituation, data: st.DataObject
@@ -146,6 +148,7 @@ def test_legal_plays_match_the_spec_model(engine: ModuleType, situation: PlaySit
     assert got == expected, situation
 
 
+@primitive()
 @given(situation=play_situations(rules=st.just(Rules()), min_trick=1))
 def test_legal_plays_default_rules_argument(engine_pair: Engines, situation: PlaySituation) -> None:
     for engine in engine_pair:
@@ -159,6 +162,7 @@ def test_legal_plays_default_rules_argument(engine_pair: Engines, situation: Pla
 # --------------------------------------------------------------------------------------------
 
 
+@primitive()
 @given(trick_and_trump=st.one_of(reachable_tricks(), distinct_tricks()), data=st.data())
 def test_trick_winner_agree(
     engine_pair: Engines, trick_and_trump: tuple[list[Card], Suit], data: st.DataObject
@@ -182,6 +186,7 @@ def test_trick_winner_match_the_spec_model(
     assert engine.trick_winner(trick, trump) == model_trick_winner(trick, trump)
 
 
+@primitive()
 @given(card=cards, trump=trumps(), as_text=st.booleans())
 def test_card_points_agree(
     engine_pair: Engines, card: Card, trump: Suit | str, as_text: bool
@@ -196,6 +201,7 @@ def test_card_points_agree(
 # --------------------------------------------------------------------------------------------
 
 
+@primitive()
 @given(hand=hands(0, 9), data=st.data())
 def test_find_runs_agree(engine_pair: Engines, hand: list[Card], data: st.DataObject) -> None:
     kind, found = agree(engine_pair, "find_runs", data.draw(card_forms(hand)))
@@ -205,6 +211,7 @@ def test_find_runs_agree(engine_pair: Engines, hand: list[Card], data: st.DataOb
     assert len(held) == len(set(held)) and set(held) <= set(hand)
 
 
+@primitive()
 @given(seats=seat_runs(declare_all=True))
 def test_find_runs_on_run_rich_hands(engine_pair: Engines, seats: SeatRuns) -> None:
     for hand in seats.hands:
@@ -219,6 +226,7 @@ def test_find_runs_match_the_spec_model(engine: ModuleType, hand: list[Card]) ->
     assert engine.find_runs(hand) == model_find_runs(hand)
 
 
+@primitive()
 @given(a=runs, b=runs, c=runs, trump=trumps())
 def test_compare_runs_agree_antisymmetric_transitive(
     engine_pair: Engines, a: Run, b: Run, c: Run, trump: Suit | str
@@ -242,6 +250,7 @@ def test_compare_runs_agree_antisymmetric_transitive(
         agree(engine_pair, "compare_runs", x, y, trump)
 
 
+@primitive()
 @given(seats=seat_runs(), trump=st.none() | trumps())
 def test_run_winner_agree(engine_pair: Engines, seats: SeatRuns, trump: Suit | str | None) -> None:
     trump_arg = seats.trump if trump is None else trump
@@ -262,6 +271,7 @@ def test_run_winner_match_the_spec_model(engine: ModuleType, seats: SeatRuns) ->
 # --------------------------------------------------------------------------------------------
 
 
+@primitive()
 @given(points=points_pairs(), caller=st.integers(0, 1), rules=rules_variants())
 def test_score_hand_agree(
     engine_pair: Engines, points: tuple[int, int], caller: int, rules: Rules
@@ -336,6 +346,7 @@ UNKNOWN_CARD_TEXTS = (
 )
 
 
+@primitive()
 @given(text=unknown_card_texts, position=st.integers(0, 2))
 def test_unknown_card_texts_rejected_by_both(
     engine_pair: Engines, text: str, position: int
@@ -347,6 +358,7 @@ def test_unknown_card_texts_rejected_by_both(
     both_raise(engine_pair, "find_runs", hand)
 
 
+@primitive()
 @given(situation=play_situations(), seed=SEEDS)
 def test_legal_plays_bad_input_raises_from_both(
     engine_pair: Engines, situation: PlaySituation, seed: int
@@ -385,6 +397,7 @@ def test_legal_plays_bad_input_raises_from_both(
     both_raise(engine_pair, "legal_plays", hand, trick, situation.trump, situation.rules)
 
 
+@primitive()
 @given(trick=hands(1, 4), trump=suits, seed=SEEDS)
 def test_trick_winner_bad_input_raises_from_both(
     engine_pair: Engines, trick: list[Card], trump: Suit, seed: int
@@ -404,6 +417,7 @@ def test_trick_winner_bad_input_raises_from_both(
     both_raise(engine_pair, "trick_winner", bad, trump)
 
 
+@primitive()
 @given(hand=hands(0, 9), seed=SEEDS)
 def test_find_runs_bad_input_raises_from_both(
     engine_pair: Engines, hand: list[Card], seed: int
@@ -423,6 +437,7 @@ def test_find_runs_bad_input_raises_from_both(
     both_raise(engine_pair, "find_runs", bad)
 
 
+@primitive()
 @given(seats=seat_runs(), seed=SEEDS)
 def test_run_winner_bad_input_raises_from_both(
     engine_pair: Engines, seats: SeatRuns, seed: int
@@ -447,6 +462,7 @@ POINT_VALUES = st.one_of(
 )
 
 
+@primitive()
 @given(
     points=st.tuples(POINT_VALUES, POINT_VALUES), caller=st.integers(-3, 4), rules=rules_variants()
 )
@@ -501,6 +517,7 @@ def test_garbage_cards_never_crash(
     answers_or_rejects(lambda: engine.run_winner([hand[:1], [], [], []], trump))
 
 
+@primitive()
 @given(
     hand=st.lists(st.one_of(ASCII_GARBAGE, cards.map(str), st.integers(-2, 40)), max_size=10),
     trick=st.lists(st.one_of(ASCII_GARBAGE, cards.map(str)), max_size=5),

@@ -609,10 +609,12 @@ def _replay_peak(tmp_path: Path, hands: int) -> int:
             tracemalloc.stop()
 
 
-def test_replay_memory_grows_linearly_and_boundedly_with_the_hands(tmp_path: Path) -> None:
+def test_replay_memory_per_hand_is_bounded(tmp_path: Path) -> None:
+    # The peak's growth per extra hand, not a ratio of peaks: how much of the small run's peak is
+    # caches that earlier tests in the same worker already filled varies, the growth does not
+    # (the old replay, which built the whole output in memory, took about 5,800 bytes a hand).
     small, large = 200, 800
     small_peak, large_peak = _replay_peak(tmp_path, small), _replay_peak(tmp_path, large)
-    assert large_peak < 4.5 * small_peak
     per_hand = (large_peak - small_peak) / (large - small)
     assert per_hand < REPLAY_BYTES_PER_HAND, f"{per_hand:.0f} bytes a hand"
 

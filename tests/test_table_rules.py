@@ -449,3 +449,35 @@ def test_match_events_continue_across_hands(engine: ModuleType) -> None:
     }
     seqs = [event["seq"] for event in match.events(0)]
     assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+def test_a_late_twenty_from_two_equal_plain_fifties_takes_the_lower_suit(
+    engine: ModuleType,
+) -> None:
+    # R4.4 late_twenty: "its best fifty" (R4.2) between two equal plain fifties (9-8-7-6 of
+    # clubs and of diamonds, hearts trump) is the first in find_runs order, the lower suit
+    # (docs/DECISIONS.md); its top three cards count as the twenty.
+    deal = [
+        "6C 7C 8C 9C 6D 7D 8D 9D AS",
+        "TC JC QC TD JD QD 6S 7S 8S",
+        "KC AC KD AD 9S TS JS QS KS",
+        "6H 7H 8H 9H TH JH QH KH AH",
+    ]
+    state = engine.HandState(
+        DEALER, deal=deal, rules=Rules(declarations="manual", late_twenty=True)
+    )
+    for action in ["0 call H", "0 announce", "0 play AS", "1 play 6S", "2 play 9S", "3 play 6H"]:
+        state.apply(action)  # seat 3 trumps trick one and leads the next two
+    for action in ["3 play 7H", "0 play 6C", "1 play 7S", "2 play TS", "3 play 8H", "0 show"]:
+        state.apply(action)  # seat 0 did not show in trick two: it shows late in trick three
+    assert state.events(1)[-1] == {
+        "seq": len(state.events()) + 8,  # 8 private events: 4 deals and 4 kitties
+        "kind": "show",
+        "seat": 0,
+        "cards": ["7C", "8C", "9C"],
+        "runs": [{"suit": "C", "top": "9", "length": 3}],
+        "late": True,
+    }
+    for action in ["0 play 7C", "1 play 8S", "2 play JS"]:
+        state.apply(action)
+    assert state.observation(2).runs == RunsResult(0, 20)  # credited at the 12th card (R8.6c)
