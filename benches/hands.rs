@@ -1,5 +1,6 @@
 //! `cargo bench`: random full hands (deal, auction, 36 plays, auto declarations, score) per
-//! second inside Rust, on one thread and on all threads; in the same run, random hands played
+//! second inside Rust, on one thread and on all threads; greedy and heuristic bots' hands on one
+//! thread; in the same run, random hands played
 //! through table mode's `TableHand` (auto rules, then every table option on); plus the cost of
 //! the primitives.
 //! A plain harness (no extra dependencies); each figure is the median of several rounds, and
@@ -19,11 +20,13 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-fn hands_per_second(threads: usize, hands: u64) -> (f64, Summary) {
+/// Hands a second of four `bots` (the random ones take `sim`'s fast path; the others get
+/// their information sets from an `InfoTracker`).
+fn hands_per_second(bots: BotSpec, threads: usize, hands: u64) -> (f64, Summary) {
     let batch = Batch {
         seed: 7,
         rules: Rules::default(),
-        bots: [BotSpec::Random; 4],
+        bots: [bots; 4],
     };
     let mut rates = Vec::new();
     let mut last = Summary::default();
@@ -103,8 +106,8 @@ fn nanos_per_call(mut f: impl FnMut() -> u64) -> f64 {
 
 fn main() {
     let hands = 1_000_000;
-    let (one, summary_one) = hands_per_second(1, hands);
-    let (all, summary_all) = hands_per_second(0, hands);
+    let (one, summary_one) = hands_per_second(BotSpec::Random, 1, hands);
+    let (all, summary_all) = hands_per_second(BotSpec::Random, 0, hands);
     assert_eq!(summary_one, summary_all, "threads do not change the result");
     println!(
         "random hands, 1 thread:   {one:>12.0} hands/s ({:.0} ns/hand)",
@@ -114,6 +117,10 @@ fn main() {
         "random hands, all threads: {all:>11.0} hands/s ({:.2}x one thread)",
         all / one
     );
+    for bots in [BotSpec::Greedy, BotSpec::Heuristic] {
+        let (rate, _) = hands_per_second(bots, 1, hands / 10);
+        println!("{bots} hands, 1 thread: {rate:>12.0} hands/s");
+    }
     let table_hands = hands / 4;
     let auto = table_hands_per_second(Rules::default(), table_hands);
     println!(

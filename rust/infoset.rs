@@ -50,50 +50,14 @@ pub struct InfoSet {
 }
 
 impl InfoSet {
-    /// What `seat` (0-3) knows of `hand`.
+    /// What `seat` (0-3) knows of `hand`, built from scratch (batches keep it up to date
+    /// instead: [`InfoTracker`]).
     pub fn new(hand: &Hand, seat: u8) -> InfoSet {
-        let trump = hand.trump();
-        let plays = hand.plays();
-        let mut all_plays = [Card::from_index_unchecked(0); 36];
-        all_plays[..plays.len()].copy_from_slice(plays);
-        let mut own_deal = hand.deal()[seat as usize];
-        if trump.is_none() {
-            // R2.4: the kitty stays unseen until trump is named; its slots are not the seat's.
-            for slot in &mut own_deal[FIRST_PACKETS..] {
-                *slot = Card::from_index_unchecked(0);
+        let mut info = InfoSet::before_plays(hand);
+        if let Some(trump) = hand.trump() {
+            for &card in hand.plays() {
+                info.read_play(card, trump);
             }
-        }
-        let mut info = InfoSet {
-            seat,
-            rules: *hand.rules(),
-            dealer: hand.dealer(),
-            scores_before: hand.scores_before(),
-            phase: hand.phase(),
-            to_move: hand.to_move(),
-            own_deal,
-            hand: visible_hand(hand, seat),
-            passes: hand.passes(),
-            trump,
-            caller: hand.caller(),
-            plays: all_plays,
-            n_plays: plays.len() as u8,
-            leader: eldest(hand.dealer()),
-            trick: TrickSoFar::EMPTY,
-            legal: if hand.to_move() == Some(seat) {
-                hand.legal_mask()
-            } else {
-                0
-            },
-            played_by: [CardSet::EMPTY; 4],
-            cannot_hold: [CardSet::EMPTY; 4],
-            announced: [None; 4],
-            shown: [Runs::NONE; 4],
-            runs_scored: hand.runs_scored(),
-            bella: hand.bella(),
-            points: hand.points(),
-        };
-        if let Some(trump) = trump {
-            info.read_plays(trump);
             for who in 0..4u8 {
                 // R4.4 auto mode: announced with the first card, shown with the second.
                 let played = info.played_by[who as usize].len();
@@ -106,7 +70,58 @@ impl InfoSet {
                 }
             }
         }
+        info.take_seat(hand, seat);
         info
+    }
+
+    /// The public part of what the seats know of `hand` before any card is read: its rules,
+    /// dealer, scores, auction and points; no plays, no seat's own cards.
+    fn before_plays(hand: &Hand) -> InfoSet {
+        InfoSet {
+            seat: 0,
+            rules: *hand.rules(),
+            dealer: hand.dealer(),
+            scores_before: hand.scores_before(),
+            phase: hand.phase(),
+            to_move: hand.to_move(),
+            own_deal: [Card::from_index_unchecked(0); 9],
+            hand: CardSet::EMPTY,
+            passes: hand.passes(),
+            trump: hand.trump(),
+            caller: hand.caller(),
+            plays: [Card::from_index_unchecked(0); 36],
+            n_plays: 0,
+            leader: eldest(hand.dealer()),
+            trick: TrickSoFar::EMPTY,
+            legal: 0,
+            played_by: [CardSet::EMPTY; 4],
+            cannot_hold: [CardSet::EMPTY; 4],
+            announced: [None; 4],
+            shown: [Runs::NONE; 4],
+            runs_scored: hand.runs_scored(),
+            bella: hand.bella(),
+            points: hand.points(),
+        }
+    }
+
+    /// Makes this the view of `seat`: its own cards (R2.4) and, when it is to move, its legal
+    /// actions. Everything else is public.
+    fn take_seat(&mut self, hand: &Hand, seat: u8) {
+        let mut own_deal = hand.deal()[seat as usize];
+        if hand.trump().is_none() {
+            // R2.4: the kitty stays unseen until trump is named; its slots are not the seat's.
+            for slot in &mut own_deal[FIRST_PACKETS..] {
+                *slot = Card::from_index_unchecked(0);
+            }
+        }
+        self.seat = seat;
+        self.own_deal = own_deal;
+        self.hand = visible_hand(hand, seat);
+        self.legal = if hand.to_move() == Some(seat) {
+            hand.legal_mask()
+        } else {
+            0
+        };
     }
 
     /// What `seat` knows of a hand in any mode (docs/TABLE.md): in manual mode the
@@ -128,23 +143,22 @@ impl InfoSet {
         info
     }
 
-    /// Walks the plays: who played what, what each play proves (R5.1), the current trick.
-    fn read_plays(&mut self, trump: Suit) {
-        let mut leader = eldest(self.dealer);
-        let mut trick = TrickSoFar::EMPTY;
-        for &card in &self.plays[..self.n_plays as usize] {
-            let who = seat_after(leader, trick.len()) as usize;
-            let voids = implied_voids(&trick, card, trump, &self.rules);
-            self.cannot_hold[who] = self.cannot_hold[who].union(voids);
-            self.played_by[who].insert(card);
-            trick.push(card, trump);
-            if trick.len() == 4 {
-                leader = seat_after(leader, trick.winner());
-                trick = TrickSoFar::EMPTY;
-            }
+    /// Reads the next play: who played it, what it proves (R5.1), the current trick. Returns
+    /// the seat that played it.
+    #[inline]
+    fn read_play(&mut self, card: Card, trump: Suit) -> u8 {
+        let who = seat_after(self.leader, self.trick.len());
+        let voids = implied_voids(&self.trick, card, trump, &self.rules);
+        self.cannot_hold[who as usize] = self.cannot_hold[who as usize].union(voids);
+        self.played_by[who as usize].insert(card);
+        self.plays[self.n_plays as usize] = card;
+        self.n_plays += 1;
+        self.trick.push(card, trump);
+        if self.trick.len() == 4 {
+            self.leader = seat_after(self.leader, self.trick.winner());
+            self.trick = TrickSoFar::EMPTY;
         }
-        self.leader = leader;
-        self.trick = trick;
+        who
     }
 
     /// The seat whose view this is.
@@ -286,6 +300,70 @@ impl InfoSet {
     }
 }
 
+/// The information sets of one auto-mode hand, kept up to date action by action: what
+/// batches and tournaments give their bots (rust/sim.rs). Equal at every step to
+/// [`InfoSet::new`] of the seat asked for, without its per-decision cost: each play is read
+/// once (R5.1 read backwards), and each seat's runs are found once, at its first card (R4.4),
+/// instead of replaying the whole history and finding four seats' runs at every decision.
+#[derive(Clone, Copy, Debug)]
+pub struct InfoTracker {
+    /// The public part, and the seat-specific part of the last seat asked for.
+    info: InfoSet,
+    /// Each seat's runs in its dealt cards, found when it plays its first card.
+    runs: [Runs; 4],
+}
+
+impl InfoTracker {
+    /// Starts following `hand` (at any point of it).
+    pub fn new(hand: &Hand) -> InfoTracker {
+        let mut tracker = InfoTracker {
+            info: InfoSet::before_plays(hand),
+            runs: [Runs::NONE; 4],
+        };
+        tracker.follow(hand);
+        tracker
+    }
+
+    /// Catches up with `hand`, the hand followed so far after one or more further actions.
+    #[inline]
+    pub fn follow(&mut self, hand: &Hand) {
+        debug_assert_eq!(hand.dealer(), self.info.dealer, "the same hand");
+        debug_assert!(hand.plays().starts_with(self.info.plays()), "the same hand");
+        let info = &mut self.info;
+        info.phase = hand.phase();
+        info.to_move = hand.to_move();
+        info.passes = hand.passes();
+        info.trump = hand.trump();
+        info.caller = hand.caller();
+        info.runs_scored = hand.runs_scored();
+        info.bella = hand.bella();
+        info.points = hand.points();
+        let Some(trump) = hand.trump() else {
+            return;
+        };
+        for &card in &hand.plays()[info.n_plays as usize..] {
+            let who = info.read_play(card, trump) as usize;
+            // R4.4 auto mode: announced with the first card, shown with the second.
+            match info.played_by[who].len() {
+                1 => {
+                    self.runs[who] = find_runs(hand.dealt(who));
+                    info.announced[who] = Some(self.runs[who].best_points());
+                }
+                2 => info.shown[who] = self.runs[who],
+                _ => {}
+            }
+        }
+    }
+
+    /// What `seat` knows of `hand` (the hand followed, caught up): equal to
+    /// `InfoSet::new(hand, seat)`.
+    #[inline]
+    pub fn view(&mut self, hand: &Hand, seat: u8) -> &InfoSet {
+        self.info.take_seat(hand, seat);
+        &self.info
+    }
+}
+
 /// The cards `seat` can see in its own hand: only its first six before trump (R2.4).
 fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
     if hand.trump().is_some() {
@@ -299,8 +377,60 @@ fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bots::BotSpec;
     use crate::rng::SplitMix64;
     use crate::seats::seat_of;
+
+    /// The rules of test `case`: every combination of the auto-mode options that change what
+    /// a seat can infer or is shown (R3.3, R3.4, R4.3, R5.1 variants, R6.4).
+    fn auto_rules(case: u64) -> Rules {
+        Rules {
+            head_plain: case & 1 != 0,
+            undertrump_optional: case & 2 != 0,
+            partner_exempt: case & 4 != 0,
+            dealer_may_pass: case & 8 != 0,
+            team_runs: case & 16 != 0,
+            half_bait_is_bait: case & 32 != 0,
+            forced_at: (case & 64 != 0).then_some(0),
+            ..Rules::default()
+        }
+    }
+
+    /// A tracker followed action by action equals `InfoSet::new` for every seat at every step,
+    /// and one started mid-hand equals one followed from the deal (random and bot-chosen
+    /// actions, so that hands also go the way bots play them).
+    #[test]
+    fn tracker_equals_infoset_new_at_every_step() {
+        // Eight hands for each of the 128 rule combinations.
+        for seed in 0..1024u64 {
+            let rules = auto_rules(seed % 128);
+            let mut rng = SplitMix64::new(seed);
+            let mut hand = Hand::from_seed(seed, seat_of(seed), rules, [0, seed as u32 % 700]);
+            let mut bots = [
+                BotSpec::Random,
+                BotSpec::Greedy,
+                BotSpec::Heuristic,
+                BotSpec::Random,
+            ]
+            .map(|spec| spec.build());
+            let mut tracker = InfoTracker::new(&hand);
+            loop {
+                for seat in 0..4u8 {
+                    assert_eq!(*tracker.view(&hand, seat), InfoSet::new(&hand, seat));
+                }
+                assert_eq!(
+                    *InfoTracker::new(&hand).view(&hand, 1),
+                    *tracker.view(&hand, 1)
+                );
+                let Some(mover) = hand.to_move() else { break };
+                let info = InfoSet::new(&hand, mover);
+                let bot = (mover as u64 + seed) % 4;
+                let action = bots[bot as usize].act(&info, hand.legal_mask(), &mut rng);
+                hand.apply_unchecked(action);
+                tracker.follow(&hand);
+            }
+        }
+    }
 
     /// What an information set claims about the others holds in the real deal, at every step of
     /// random hands under every R5.1 variant.

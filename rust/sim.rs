@@ -13,7 +13,7 @@ use crate::bits::{has_bmi2, select_with};
 use crate::bots::{random_action, BotSpec, Policy};
 use crate::cards::Card;
 use crate::deal::deal_with;
-use crate::infoset::InfoSet;
+use crate::infoset::{InfoSet, InfoTracker};
 use crate::matches::Match;
 use crate::rng::{derive, SplitMix64};
 use crate::scoring::Outcome;
@@ -48,12 +48,18 @@ impl Batch {
 }
 
 /// The action `seats` choose for the seat to move in `hand` (not over), from its information
-/// set only.
+/// set only: `tracker`, following `hand`, gives it (equal to `InfoSet::new(hand, seat)`).
 #[inline]
-pub fn seat_action(seats: &mut Seats, hand: &Hand, rng: &mut SplitMix64) -> u8 {
+pub fn seat_action(
+    seats: &mut Seats,
+    hand: &Hand,
+    tracker: &mut InfoTracker,
+    rng: &mut SplitMix64,
+) -> u8 {
     let seat = hand.to_move().unwrap_or(0);
-    let info = InfoSet::new(hand, seat);
-    seats[seat as usize].act(&info, hand.legal_mask(), rng)
+    let info = tracker.view(hand, seat);
+    debug_assert_eq!(*info, InfoSet::new(hand, seat));
+    seats[seat as usize].act(info, info.legal_mask(), rng)
 }
 
 /// The number of [`Outcome`]s.
@@ -176,9 +182,11 @@ pub fn play_hand(batch: &Batch, index: u64, seats: &mut Seats) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = seat_of(index);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
+    let mut tracker = InfoTracker::new(&hand);
     while !hand.is_terminal() {
-        let action = seat_action(seats, &hand, &mut rng);
+        let action = seat_action(seats, &hand, &mut tracker, &mut rng);
         hand.apply_unchecked(action);
+        tracker.follow(&hand);
     }
     hand
 }
@@ -280,11 +288,15 @@ pub fn play_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &mut Su
     let seed = derive(batch.seed, index);
     let mut game: Match = Match::new(seed, batch.rules, seat_of(index), [0, 0]);
     let mut rng = SplitMix64::new(seed);
-    while let Some(seat) = game.hand().to_move().filter(|_| !game.is_terminal()) {
-        debug_assert_eq!(game.hand().to_move(), Some(seat));
-        let action = seat_action(seats, game.hand(), &mut rng);
-        if let Some(done) = game.apply_unchecked(action) {
-            summary.record(&done);
+    let mut tracker = InfoTracker::new(game.hand());
+    while game.hand().to_move().is_some() && !game.is_terminal() {
+        let action = seat_action(seats, game.hand(), &mut tracker, &mut rng);
+        match game.apply_unchecked(action) {
+            Some(done) => {
+                summary.record(&done);
+                tracker = InfoTracker::new(game.hand());
+            }
+            None => tracker.follow(game.hand()),
         }
     }
     summary.matches += 1;
