@@ -24,6 +24,7 @@ fn main() {
     let mut solver = Solver::new();
     let mut times = Vec::new();
     let mut nodes = Vec::new();
+    let mut passes = Vec::new();
     for index in 0..deals {
         let seed = derive(2026, index);
         let mut rng = SplitMix64::new(seed);
@@ -35,28 +36,35 @@ fn main() {
             times.push(start.elapsed().as_secs_f64() * 1e3);
             assert!(value <= 162);
             nodes.push(solver.nodes as f64);
+            passes.push(solver.passes as f64);
             continue;
         }
         let start = Instant::now();
         let solution = solver.solve(&hand).unwrap();
         times.push(start.elapsed().as_secs_f64() * 1e3);
         nodes.push(solution.nodes as f64);
+        passes.push(solver.passes as f64);
         assert!(solution.value <= solution.points_left);
         assert_eq!(
             solution.value,
             solution.value_of(solution.best.first().unwrap())
         );
     }
+    let ns_per_node = times.iter().sum::<f64>() * 1e6 / nodes.iter().sum::<f64>();
     times.sort_by(|a, b| a.total_cmp(b));
     nodes.sort_by(|a, b| a.total_cmp(b));
+    passes.sort_by(|a, b| a.total_cmp(b));
     println!(
         "full solve at trick one, {deals} deals, one thread: median {:.2} ms, p99 {:.2} ms, \
-         max {:.2} ms; nodes median {:.0}, p99 {:.0} (table {} entries x {} bytes)",
+         max {:.2} ms; nodes median {:.0}, p99 {:.0}; null-window passes median {:.0}, p99 {:.0}; {:.0} ns a node (table {} entries x {} bytes)",
         percentile(&times, 0.5),
         percentile(&times, 0.99),
         times[times.len() - 1],
         percentile(&nodes, 0.5),
         percentile(&nodes, 0.99),
+        percentile(&passes, 0.5),
+        percentile(&passes, 0.99),
+        ns_per_node,
         TABLE_ENTRIES,
         ENTRY_BYTES,
     );

@@ -63,6 +63,8 @@ pub struct Solver {
     config: Option<(u8, [bool; 3])>,
     /// Positions searched by the last call.
     pub nodes: u64,
+    /// Null-window searches run by the last call.
+    pub passes: u64,
 }
 
 impl Default for Solver {
@@ -78,6 +80,7 @@ impl Solver {
             table: Table::new(),
             config: None,
             nodes: 0,
+            passes: 0,
         }
     }
 
@@ -105,8 +108,9 @@ impl Solver {
     pub fn value(&mut self, hand: &Hand) -> Result<u32, Error> {
         let (mut search, pos) = self.search_for(hand)?;
         let team0 = search.value(&pos, pos.points_left() / 2);
-        let nodes = search.nodes;
+        let (nodes, passes) = (search.nodes, search.passes);
         self.nodes = nodes;
+        self.passes = passes;
         Ok(if team_of(pos.to_move) == 0 {
             team0
         } else {
@@ -157,6 +161,9 @@ impl Solver {
             .iter()
             .filter(|c| values[c.index() as usize] as u32 == value)
             .collect();
+        let (nodes, passes) = (search.nodes, search.passes);
+        self.nodes = nodes;
+        self.passes = passes;
         Ok(Solution {
             seat: pos.to_move,
             value,
@@ -166,7 +173,7 @@ impl Solver {
             best,
             runs: hand.runs_decided(),
             bella: hand.bella_holder(),
-            nodes: search.nodes,
+            nodes,
         })
     }
 }

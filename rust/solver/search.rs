@@ -27,6 +27,8 @@ const HISTORY_SHIFT: u32 = 4;
 /// Positions with fewer cards left are searched again rather than stored: their subtrees cost
 /// less than the table's cache misses.
 const MIN_TABLE_CARDS: u32 = 5;
+/// How much each step away from the guess grows while the tests fail on one side.
+const GALLOP: i32 = 2;
 
 /// Zero-point cards (R1.3) of one suit lane, natural order: 6 7 8 in trump, 6 7 8 9 in a plain
 /// suit. They are the weakest of their suit in trick order too (R1.2), weakest first.
@@ -76,6 +78,8 @@ pub struct Search<'t> {
     zero_cards: u64,
     /// Positions searched, for benchmarks and tuning.
     pub nodes: u64,
+    /// Null-window passes run.
+    pub passes: u64,
     /// History heuristic: how often (weighted by depth) each card of each seat refuted a
     /// window; breaks ties in move ordering.
     history: [[u32; 36]; 4],
@@ -107,6 +111,7 @@ impl<'t> Search<'t> {
             rules,
             zero_cards,
             nodes: 0,
+            passes: 0,
             history: [[0; 36]; 4],
         }
     }
@@ -154,20 +159,37 @@ impl<'t> Search<'t> {
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
-    /// four), by null-window searches: the first tests `guess`, later ones bisect what is left
-    /// of the range (a point-by-point MTD(f) walk would take dozens of steps on a 0-162 scale).
+    /// four), by null-window searches. The first tests `guess`; while every test fails on the
+    /// same side, the next one steps away from the guess by twice the last step (values are
+    /// usually near the guess, and tests near the value are the dear ones); once the value is
+    /// bracketed, the tests bisect what is left (a point-by-point MTD(f) walk would take dozens
+    /// of steps on a 0-162 scale).
     pub fn value(&mut self, pos: &Position, guess: i32) -> i32 {
         let mut lower = 0;
         let mut upper = pos.points_left();
         let mut target = guess.clamp(lower + 1, upper.max(lower + 1));
+        let mut step = 1;
+        let mut last_up = None;
+        let mut bracketed = false;
         while lower < upper {
+            self.passes += 1;
             let g = self.search(pos, target - 1, target);
-            if g < target {
-                upper = g;
-            } else {
+            let up = g >= target;
+            if up {
                 lower = g;
+            } else {
+                upper = g;
             }
-            target = (lower + upper + 1) / 2;
+            bracketed |= last_up.is_some_and(|last| last != up);
+            last_up = Some(up);
+            target = if bracketed {
+                (lower + upper + 1) / 2
+            } else if up {
+                (lower + step).min(upper)
+            } else {
+                (upper - step + 1).max(lower + 1)
+            };
+            step *= GALLOP;
         }
         lower
     }

@@ -30,6 +30,35 @@ fn minimax_team0(hand: &Hand) -> u32 {
     }
 }
 
+/// Team 0's points still to win, by a plain full-window alpha-beta over `Hand` (no table, no
+/// merging, no quick bounds, cards in index order): exact, and independent of every
+/// speed-up in the solver, for endgames too deep for minimax.
+fn alpha_beta_team0(hand: &Hand, mut alpha: u32, mut beta: u32) -> u32 {
+    if hand.is_terminal() {
+        return 0;
+    }
+    let maximizing = hand.to_move().unwrap() & 1 == 0;
+    let mut best = if maximizing { 0 } else { u32::MAX };
+    for card in hand.legal_cards() {
+        let mut next = *hand;
+        next.play_unchecked(card);
+        let won = team0_taken(&next) - team0_taken(hand);
+        let value =
+            won + alpha_beta_team0(&next, alpha.saturating_sub(won), beta.saturating_sub(won));
+        if maximizing {
+            best = best.max(value);
+            alpha = alpha.max(value);
+        } else {
+            best = best.min(value);
+            beta = beta.min(value);
+        }
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
 /// A random hand under `rules`, trump called at random, then `plays` random cards.
 fn random_position(seed: u64, rules: Rules, plays: usize) -> Hand {
     let mut rng = SplitMix64::new(seed);
@@ -81,6 +110,28 @@ fn every_play_valued_as_minimax_does_up_to_three_tricks_left() {
             .map(|c| solution.value_of(c))
             .max();
         assert_eq!(Some(solution.value), best);
+    }
+}
+
+#[test]
+fn every_play_valued_as_plain_alpha_beta_does_six_tricks_left() {
+    let mut solver = Solver::new();
+    for seed in 0..40u64 {
+        // 12 to 19 cards played: five or six tricks left (the table, merging and bounds all at
+        // work).
+        let plays = 12 + (seed % 8) as usize;
+        let hand = random_position(3000 + seed, variant(seed), plays);
+        let solution = solver.solve(&hand).unwrap();
+        let team = hand.to_move().unwrap() & 1;
+        let left = points_left(&hand);
+        for card in hand.legal_cards() {
+            let mut next = hand;
+            next.play_unchecked(card);
+            let won = team0_taken(&next) - team0_taken(&hand);
+            let team0 = won + alpha_beta_team0(&next, 0, u32::MAX);
+            let expected = if team == 0 { team0 } else { left - team0 };
+            assert_eq!(solution.value_of(card), expected, "seed {seed} card {card}");
+        }
     }
 }
 
