@@ -6,15 +6,17 @@
 //! parallelism: each thread grows its own tree from its own seed and the root visit counts are
 //! summed, so a decision depends only on the seed and the thread count.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::bits::select;
+use crate::bits::{has_bmi2, select, select_with};
 use crate::bots::{random_action, wins_so_far, Params, Policy};
 use crate::cards::Card;
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::rules::{card_points, strength, TrickSoFar};
+use crate::rollout::Rollout;
+use crate::rules::{card_points, strength};
 use crate::state::{Hand, Phase};
 use crate::worlds::WorldSampler;
 
@@ -128,7 +130,10 @@ impl Node {
 
 /// One search tree: nodes in blocks of [`BLOCK`] siblings (block `b` is slots
 /// `b * BLOCK ..`); the root is slot 0 of block 0, alone.
+/// Aligned to two cache lines so that two threads growing neighbouring trees never write to
+/// one line (false sharing of the vectors' lengths).
 #[derive(Clone, Debug, Default)]
+#[repr(align(128))]
 struct Tree {
     nodes: Vec<Node>,
     /// The block after each block among the same parent's children, or `NONE`.
@@ -210,6 +215,20 @@ impl IsmctsBot {
     /// Runs the search over `sampler`'s worlds and returns each legal action's root visits
     /// (summed over threads), by action id.
     pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
+        // After trump every world is drawn straight into the search kernel; before it (the
+        // auction searched) as a full state.
+        match Rollout::of(&sampler.sample(&mut SplitMix64::new(seed))) {
+            Some(template) => self.search_over(&|rng| sampler.sample_rollout(&template, rng), seed),
+            None => self.search_over(&|rng| sampler.sample(rng), seed),
+        }
+    }
+
+    /// Root parallel search over the worlds `draw` makes.
+    fn search_over<W: World>(
+        &mut self,
+        draw: &(impl Fn(&mut SplitMix64) -> W + Sync),
+        seed: u64,
+    ) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         let params = self.params;
         let per_thread = |k: usize| {
@@ -220,7 +239,7 @@ impl IsmctsBot {
         let results: Vec<[u64; 64]> = if threads == 1 {
             vec![grow(
                 &mut self.trees[0],
-                sampler,
+                draw,
                 &params,
                 per_thread(0),
                 derive(seed, 0),
@@ -234,7 +253,7 @@ impl IsmctsBot {
                     .map(|(k, tree)| {
                         let iterations = per_thread(k);
                         scope.spawn(move || {
-                            grow(tree, sampler, &params, iterations, derive(seed, k as u64))
+                            grow(tree, draw, &params, iterations, derive(seed, k as u64))
                         })
                     })
                     .collect();
@@ -280,18 +299,145 @@ impl Policy for IsmctsBot {
     }
 }
 
-/// Grows one tree for `iterations` iterations (or the time budget) and returns its root
-/// children's visits by action id.
-fn grow(
+/// A world the tree walks: the full state while the auction is searched (`bid=0`), the search
+/// kernel ([`Rollout`]) once trump is named.
+trait World: Copy {
+    /// The legal action ids as a mask.
+    fn legal(&self) -> u64;
+    /// The seat to move.
+    fn mover(&self) -> u8;
+    /// Applies a legal action id.
+    fn apply(&mut self, action: u8);
+    /// Whether the hand is over.
+    fn is_over(&self) -> bool;
+    /// Plays the hand out with `playout` and returns what each team scores (R6).
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2.
+    unsafe fn finish<const BMI2: bool>(self, playout: Playout, rng: &mut SplitMix64) -> [u32; 2];
+}
+
+impl World for Hand {
+    #[inline]
+    fn legal(&self) -> u64 {
+        self.legal_mask()
+    }
+    #[inline]
+    fn mover(&self) -> u8 {
+        self.to_move().unwrap_or(0)
+    }
+    #[inline]
+    fn apply(&mut self, action: u8) {
+        self.apply_unchecked(action);
+    }
+    #[inline]
+    fn is_over(&self) -> bool {
+        self.is_terminal()
+    }
+    #[inline]
+    unsafe fn finish<const BMI2: bool>(
+        mut self,
+        playout: Playout,
+        rng: &mut SplitMix64,
+    ) -> [u32; 2] {
+        while self.phase() == Phase::Auction {
+            let action = random_action(self.legal_mask(), rng);
+            self.apply_unchecked(action);
+        }
+        match Rollout::of(&self) {
+            // SAFETY: the caller's guarantee.
+            Some(rollout) => unsafe { rollout.finish::<BMI2>(playout, rng) },
+            None => self.score(),
+        }
+    }
+}
+
+impl World for Rollout {
+    #[inline(always)]
+    fn legal(&self) -> u64 {
+        Rollout::legal(self).bits()
+    }
+    #[inline(always)]
+    fn mover(&self) -> u8 {
+        self.to_move()
+    }
+    #[inline(always)]
+    fn apply(&mut self, action: u8) {
+        self.play(Card::from_index_unchecked(action));
+    }
+    #[inline(always)]
+    fn is_over(&self) -> bool {
+        Rollout::is_over(self)
+    }
+    #[inline(always)]
+    unsafe fn finish<const BMI2: bool>(
+        mut self,
+        playout: Playout,
+        rng: &mut SplitMix64,
+    ) -> [u32; 2] {
+        match playout {
+            // SAFETY: the caller's guarantee.
+            Playout::Random => unsafe { self.finish_random::<BMI2>(rng) },
+            Playout::Greedy => greedy_playout(&mut self, rng),
+        }
+        self.score()
+    }
+}
+
+/// `ln n` for the visit counts UCB1 meets most, computed once.
+const LN_TABLE_SIZE: usize = 1 << 16;
+
+fn ln_table() -> &'static [f64] {
+    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
+    TABLE.get_or_init(|| (0..LN_TABLE_SIZE).map(|n| (n as f64).ln()).collect())
+}
+
+/// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
+/// makes and returns its root children's visits by action id.
+fn grow<W: World>(
     tree: &mut Tree,
-    sampler: &WorldSampler,
+    draw: &impl Fn(&mut SplitMix64) -> W,
+    params: &IsmctsParams,
+    iterations: u32,
+    seed: u64,
+) -> [u64; 64] {
+    if has_bmi2() {
+        // SAFETY: BMI2 is present.
+        unsafe { grow_bmi2(tree, draw, params, iterations, seed) }
+    } else {
+        // SAFETY: the portable path has no requirement.
+        unsafe { grow_with::<false, W>(tree, draw, params, iterations, seed) }
+    }
+}
+
+#[target_feature(enable = "bmi2")]
+unsafe fn grow_bmi2<W: World>(
+    tree: &mut Tree,
+    draw: &impl Fn(&mut SplitMix64) -> W,
+    params: &IsmctsParams,
+    iterations: u32,
+    seed: u64,
+) -> [u64; 64] {
+    // SAFETY: this function requires BMI2.
+    unsafe { grow_with::<true, W>(tree, draw, params, iterations, seed) }
+}
+
+/// [`grow`] with the instruction set chosen by the caller.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn grow_with<const BMI2: bool, W: World>(
+    tree: &mut Tree,
+    draw: &impl Fn(&mut SplitMix64) -> W,
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
 ) -> [u64; 64] {
     tree.reset();
+    let ln = ln_table();
     let mut rng = SplitMix64::new(seed);
-    let mut path: Vec<u32> = Vec::with_capacity(48);
+    let mut path = [0u32; MAX_DEPTH];
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
     let mut done = 0u32;
@@ -303,7 +449,9 @@ fn grow(
         if over {
             break;
         }
-        iterate(tree, sampler, params, &mut rng, &mut path);
+        let world = draw(&mut rng);
+        // SAFETY: the caller's guarantee.
+        unsafe { iterate::<BMI2, W>(tree, world, params, ln, &mut rng, &mut path) };
         done += 1;
     }
     let mut visits = [0u64; 64];
@@ -314,20 +462,28 @@ fn grow(
     visits
 }
 
-/// One iteration: draw a world, select and expand in the tree, play out, back up.
-fn iterate(
+/// The deepest a path goes: one node an action of a hand (the auction's at most five, and
+/// 36 plays).
+const MAX_DEPTH: usize = 48;
+
+/// One iteration in a freshly drawn world: select and expand in the tree, play out, back up.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn iterate<const BMI2: bool, W: World>(
     tree: &mut Tree,
-    sampler: &WorldSampler,
+    mut world: W,
     params: &IsmctsParams,
+    ln: &[f64],
     rng: &mut SplitMix64,
-    path: &mut Vec<u32>,
+    path: &mut [u32; MAX_DEPTH],
 ) {
-    let mut world = sampler.sample(rng);
-    path.clear();
+    let mut depth = 0;
     let mut node = 0u32;
-    while !world.is_terminal() {
-        let legal = world.legal_mask();
-        let mover = world.to_move().unwrap_or(0);
+    while !world.is_over() {
+        let legal = world.legal();
+        let mover = world.mover();
         let mut untried = legal;
         let mut best = NONE;
         let mut best_score = f64::NEG_INFINITY;
@@ -342,8 +498,12 @@ fn iterate(
                 if legal & (1 << n.action) != 0 {
                     untried &= !(1 << n.action);
                     n.available += 1;
-                    let score = n.reward / n.visits as f64
-                        + params.c * ((n.available as f64).ln() / n.visits as f64).sqrt();
+                    let ln_available = match ln.get(n.available as usize) {
+                        Some(&value) => value,
+                        None => (n.available as f64).ln(),
+                    };
+                    let visits = n.visits as f64;
+                    let score = n.reward / visits + params.c * (ln_available / visits).sqrt();
                     if score > best_score {
                         best_score = score;
                         best = slot as u32;
@@ -353,7 +513,9 @@ fn iterate(
             block = tree.next_block[block as usize];
         }
         if untried != 0 {
-            let action = random_action(untried, rng);
+            // SAFETY: the caller's guarantee.
+            let action =
+                unsafe { select_with::<BMI2>(untried, rng.below(untried.count_ones())) } as u8;
             let index = tree.add_child(
                 node,
                 Node {
@@ -365,56 +527,36 @@ fn iterate(
                     mover,
                 },
             );
-            world.apply_unchecked(action);
-            path.push(index);
+            world.apply(action);
+            path[depth] = index;
+            depth += 1;
             break;
         }
-        world.apply_unchecked(tree.nodes[best as usize].action);
-        path.push(best);
+        world.apply(tree.nodes[best as usize].action);
+        path[depth] = best;
+        depth += 1;
         node = best;
     }
-    match params.playout {
-        Playout::Random => random_playout(&mut world, rng),
-        Playout::Greedy => greedy_playout(&mut world, rng),
-    }
-    let share = score_shares(&world);
-    for &index in path.iter() {
+    // SAFETY: the caller's guarantee.
+    let share = score_shares(unsafe { world.finish::<BMI2>(params.playout, rng) });
+    for &index in &path[..depth] {
         let n = &mut tree.nodes[index as usize];
         n.visits += 1;
         n.reward += share[(n.mover & 1) as usize];
     }
 }
 
-/// Plays the hand out with uniformly random legal actions.
+/// Plays the hand out with [`Playout::Greedy`]: lead at random, feed a winning partner, else
+/// win as cheaply as possible, else throw the cheapest card.
 #[inline]
-fn random_playout(world: &mut Hand, rng: &mut SplitMix64) {
-    while world.phase() == Phase::Auction {
-        let action = random_action(world.legal_mask(), rng);
-        world.apply_unchecked(action);
-    }
-    while world.phase() == Phase::Play {
-        let cards = world.legal_cards();
-        let index = select(cards.bits(), rng.below(cards.len())) as u8;
-        world.play_unchecked(Card::from_index_unchecked(index));
-    }
-}
-
-/// Plays the hand out with [`Playout::Greedy`] (random in the auction).
-fn greedy_playout(world: &mut Hand, rng: &mut SplitMix64) {
-    while world.phase() == Phase::Auction {
-        let action = random_action(world.legal_mask(), rng);
-        world.apply_unchecked(action);
-    }
-    let Some(trump) = world.trump() else {
-        return;
-    };
-    while world.phase() == Phase::Play {
-        let cards = world.legal_cards();
-        let played = world.current_trick();
-        let card = if played.is_empty() || cards.len() == 1 {
+fn greedy_playout(world: &mut Rollout, rng: &mut SplitMix64) {
+    let trump = world.trump();
+    while !world.is_over() {
+        let cards = world.legal();
+        let trick = *world.trick();
+        let card = if trick.is_empty() || cards.len() == 1 {
             Card::from_index_unchecked(select(cards.bits(), rng.below(cards.len())) as u8)
         } else {
-            let trick = TrickSoFar::of(played, trump);
             let position = trick.len();
             let cost = |c: Card| (card_points(c, trump), c.suit() == trump, strength(c, trump));
             if position >= 2 && trick.winner() == position - 2 {
@@ -432,13 +574,13 @@ fn greedy_playout(world: &mut Hand, rng: &mut SplitMix64) {
                 cards.bits().trailing_zeros() as u8
             ))
         };
-        world.play_unchecked(card);
+        world.play(card);
     }
 }
 
 /// Each team's share of what the hand scored (R6): the reward, in 0..1; a void hand is even.
-fn score_shares(hand: &Hand) -> [f64; 2] {
-    let score = hand.score();
+#[inline]
+fn score_shares(score: [u32; 2]) -> [f64; 2] {
     let total = (score[0] + score[1]) as f64;
     if total == 0.0 {
         [0.5, 0.5]

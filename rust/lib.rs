@@ -35,6 +35,7 @@ mod ismcts;
 mod matches;
 mod observe;
 mod rng;
+mod rollout;
 mod rules;
 mod runs;
 mod scoring;

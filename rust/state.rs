@@ -519,30 +519,19 @@ impl Hand {
     /// credited after 8 plays) and the bella holder found.
     #[inline]
     fn declare(&mut self, dealt: [CardSet; 4], trump: Suit) {
-        let mut best = [0u8; 4];
-        let mut totals = [0u16; 4];
-        self.runs_seat = NO_SEAT;
-        self.runs_points = 0;
-        self.bella_seat = NO_SEAT;
-        self.bella_cards = CardSet::EMPTY;
-        for seat in 0..4 {
-            let (strength, points) = runs_summary(dealt[seat], trump);
-            best[seat] = strength;
-            totals[seat] = points as u16;
-            if has_bella(dealt[seat], trump) {
-                self.bella_seat = seat as u8;
-                self.bella_cards = Card::new(trump, Rank::King)
+        let declared = AutoDeclarations::of(&dealt, trump, &self.rules);
+        (self.runs_seat, self.runs_points) = declared
+            .runs
+            .map_or((NO_SEAT, 0), |(seat, points)| (seat, points as u16));
+        (self.bella_seat, self.bella_cards) = match declared.bella {
+            Some(seat) => (
+                seat,
+                Card::new(trump, Rank::King)
                     .bit()
-                    .union(Card::new(trump, Rank::Queen).bit());
-            }
-        }
-        if let Some(seat) = run_winner(best) {
-            self.runs_seat = seat as u8;
-            self.runs_points = totals[seat];
-            if self.rules.team_runs {
-                self.runs_points += totals[partner(seat as u8) as usize];
-            }
-        }
+                    .union(Card::new(trump, Rank::Queen).bit()),
+            ),
+            None => (NO_SEAT, CardSet::EMPTY),
+        };
     }
 
     /// The same hand had the cards been dealt as `deal`, each seat now holding `hands`: the
@@ -635,6 +624,41 @@ impl Hand {
             self.bella_credited = true;
             self.points[team_of(self.bella_seat)] += BELLA_POINTS;
         }
+    }
+}
+
+/// What auto mode declares by itself once trump is named (R4.3, R4.5), fixed by the deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct AutoDeclarations {
+    /// The run winner and all the run points it is credited after 8 plays (R4.3, with its
+    /// partner's under `team_runs`).
+    pub(crate) runs: Option<(u8, u32)>,
+    /// The seat dealt the trump K and Q (R4.5).
+    pub(crate) bella: Option<u8>,
+}
+
+impl AutoDeclarations {
+    /// The declarations of the cards each seat was dealt under `trump`.
+    #[inline]
+    pub(crate) fn of(dealt: &[CardSet; 4], trump: Suit, rules: &Rules) -> AutoDeclarations {
+        let mut best = [0u8; 4];
+        let mut totals = [0u32; 4];
+        let mut bella = None;
+        for seat in 0..4 {
+            (best[seat], totals[seat]) = runs_summary(dealt[seat], trump);
+            if has_bella(dealt[seat], trump) {
+                bella = Some(seat as u8);
+            }
+        }
+        let runs = run_winner(best).map(|seat| {
+            let partner_runs = if rules.team_runs {
+                totals[partner(seat as u8) as usize]
+            } else {
+                0
+            };
+            (seat as u8, totals[seat] + partner_runs)
+        });
+        AutoDeclarations { runs, bella }
     }
 }
 

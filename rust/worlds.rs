@@ -17,9 +17,13 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
+use crate::rollout::Rollout;
 use crate::runs::find_runs;
+use crate::scoring::BELLA_POINTS;
+use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
-use crate::state::Hand;
+use crate::state::{AutoDeclarations, Hand};
+use crate::variants::Declarations;
 
 /// The most cards a seat holds (R2.4).
 const HAND_CARDS: usize = 9;
@@ -71,6 +75,9 @@ pub struct WorldSampler {
     left_after: [u32; 5],
     /// Flags every announcing seat must reach.
     target_flags: u8,
+    /// After trump: each other seat's cards still to give, and the draw below the count.
+    root_caps: [usize; 3],
+    root_draw: Below,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -91,6 +98,8 @@ impl WorldSampler {
             completions: Vec::new(),
             left_after: [0; 5],
             target_flags: 0,
+            root_caps: [0; 3],
+            root_draw: Below::default(),
             count: 0,
             template: None,
         };
@@ -231,7 +240,10 @@ impl WorldSampler {
             .others
             .map(|who| (info.hand_size(who) - info.known_held(who).len()) as usize);
         self.completions = completions;
-        self.completions[0][state_index(caps[0], caps[1], 0)]
+        let count = self.completions[0][state_index(caps[0], caps[1], 0)];
+        self.root_caps = caps;
+        self.root_draw = Below::new(count);
+        count
     }
 
     /// Every way to give `suit`'s unseen cards to the other seats that agrees with their
@@ -308,10 +320,27 @@ impl WorldSampler {
     /// Decodes one uniform number below the count, suit by suit (mixed radix).
     fn sample_after_trump(&self, rng: &mut SplitMix64) -> (Deal, [CardSet; 4]) {
         let info = &self.info;
-        let mut x = below_u64(rng, self.completions[0][self.root_state()]);
-        let mut r = self
-            .others
-            .map(|who| (info.hand_size(who) - info.known_held(who).len()) as usize);
+        let hands = self.draw_after_trump(rng);
+        let mut deal = [[Card::from_index_unchecked(0); 9]; 4];
+        let mut held = [CardSet::EMPTY; 4];
+        let seat = info.seat() as usize;
+        deal[seat] = *info.own_deal();
+        held[seat] = info.hand();
+        for (j, &who) in self.others.iter().enumerate() {
+            // The order of a deal after trump is not part of a world: index order.
+            for (slot, card) in deal[who as usize].iter_mut().zip(hands[j]) {
+                *slot = card;
+            }
+            held[who as usize] = hands[j].minus(info.played_by(who));
+        }
+        (deal, held)
+    }
+
+    /// After trump: the cards each other seat was dealt in a uniformly drawn world.
+    #[inline]
+    fn draw_after_trump(&self, rng: &mut SplitMix64) -> [CardSet; 3] {
+        let mut x = self.root_draw.below(rng);
+        let mut r = self.root_caps;
         let mut flags = 0u8;
         let mut hands = self.fixed;
         for level in 0..4 {
@@ -335,27 +364,36 @@ impl WorldSampler {
                 break;
             }
         }
-        let mut deal = [[Card::from_index_unchecked(0); 9]; 4];
-        let mut held = [CardSet::EMPTY; 4];
-        let seat = info.seat() as usize;
-        deal[seat] = *info.own_deal();
-        held[seat] = info.hand();
-        for (j, &who) in self.others.iter().enumerate() {
-            // The order of a deal after trump is not part of a world: index order.
-            for (slot, card) in deal[who as usize].iter_mut().zip(hands[j]) {
-                *slot = card;
-            }
-            held[who as usize] = hands[j].minus(info.played_by(who));
-        }
-        (deal, held)
+        hands
     }
 
-    fn root_state(&self) -> usize {
+    /// A uniformly drawn consistent world as the search kernel's state (docs/SEARCH.md
+    /// "Speed"): `template` is [`Rollout::of`] a world of this view ([`WorldSampler::sample`]),
+    /// and the result is `Rollout::of(&self.sample(rng))` for the same `rng`, without building
+    /// the [`Hand`]. Auto mode after trump only (table mode's worlds go through the `Hand`).
+    #[inline]
+    pub(crate) fn sample_rollout(&self, template: &Rollout, rng: &mut SplitMix64) -> Rollout {
         let info = &self.info;
-        let caps = self
-            .others
-            .map(|who| (info.hand_size(who) - info.known_held(who).len()) as usize);
-        state_index(caps[0], caps[1], 0)
+        if info.rules().declarations != Declarations::Auto {
+            return Rollout::of(&self.sample(rng)).unwrap_or(*template);
+        }
+        let hands = self.draw_after_trump(rng);
+        let mut dealt = [info.hand().union(info.played_by(info.seat())); 4];
+        let mut held = [info.hand(); 4];
+        for (j, &who) in self.others.iter().enumerate() {
+            dealt[who as usize] = hands[j];
+            held[who as usize] = hands[j].minus(info.played_by(who));
+        }
+        let trump = info.trump().unwrap_or(Suit::Clubs);
+        let declared = AutoDeclarations::of(&dealt, trump, info.rules());
+        let mut pending = [0u32; 2];
+        if let (Some((seat, points)), None) = (declared.runs, info.runs_scored()) {
+            pending[team_of(seat)] += points;
+        }
+        if let (Some(seat), None) = (declared.bella, info.bella()) {
+            pending[team_of(seat)] += BELLA_POINTS;
+        }
+        template.redealt(held, pending)
     }
 }
 
@@ -402,14 +440,29 @@ fn before_trump_count() -> u128 {
     factorial(30) / (factorial(3) * (factorial(6) * factorial(3)).pow(3))
 }
 
-/// A uniform number in `0..n` (n > 0): Lemire's multiply-shift with its rejection step, so
-/// exactly uniform.
-fn below_u64(rng: &mut SplitMix64, n: u64) -> u64 {
-    let threshold = n.wrapping_neg() % n;
-    loop {
-        let product = rng.next_u64() as u128 * n as u128;
-        if (product as u64) >= threshold {
-            return (product >> 64) as u64;
+/// Uniform numbers in `0..n` (n > 0): Lemire's multiply-shift with its rejection step, so
+/// exactly uniform; the rejection threshold (a division) is found once.
+#[derive(Clone, Copy, Debug, Default)]
+struct Below {
+    n: u64,
+    threshold: u64,
+}
+
+impl Below {
+    fn new(n: u64) -> Below {
+        Below {
+            n,
+            threshold: if n == 0 { 0 } else { n.wrapping_neg() % n },
+        }
+    }
+
+    #[inline]
+    fn below(&self, rng: &mut SplitMix64) -> u64 {
+        loop {
+            let product = rng.next_u64() as u128 * self.n as u128;
+            if (product as u64) >= self.threshold {
+                return (product >> 64) as u64;
+            }
         }
     }
 }
