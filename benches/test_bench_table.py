@@ -7,7 +7,8 @@
    count, 162 + credited runs and bella, to one team).
 2. What a game server asks after every action, on a mid-hand table state: a seat's new events
    (``events(seat, since)``) and its ``table_view(seat)``; each result equals the other
-   engine's.
+   engine's. The same new events of a match many hands in (``MatchState.events(seat, since)``:
+   the finished hands' events are kept, not derived again at every call).
 
 The auto-mode Rust figures (hands a second before and after table mode, and ``TableHand`` in
 both modes) are the Rust bench's: ``cargo bench --bench hands`` (benches/README.md).
@@ -92,6 +93,31 @@ def test_events(benchmark: Any, engine: ModuleType, mid_states: dict[str, Any]) 
     events = benchmark(state.events, 2, since)
     assert len(events) == 2 and all(event["seq"] > since for event in events)
     assert events == _other(engine, mid_states).events(2, since)
+
+
+def late_match(engine: ModuleType) -> Any:
+    """A table-mode match in its twelfth hand, two actions in."""
+    game = engine.MatchState(seed=5, rules=Rules(enforce_legal_play=False, target=10_000))
+    while game.hand_index < LATE_HAND or len(game.hand.actions) < 2:
+        game.apply(game.legal_action_ids()[0])
+    return game
+
+
+LATE_HAND = 11
+
+
+@pytest.fixture(scope="module")
+def late_matches() -> dict[str, Any]:
+    return {name: late_match(importlib.import_module(module)) for name, module in ENGINES.items()}
+
+
+@pytest.mark.benchmark(group="MatchState.events(seat, since), hand 12", **PER_CALL)
+def test_match_events(benchmark: Any, engine: ModuleType, late_matches: dict[str, Any]) -> None:
+    game = late_matches[benchmark.extra_info["engine"]]
+    since = game.events(2)[-2]["seq"]
+    events = benchmark(game.events, 2, since)
+    assert len(events) == 1 and events[0]["seq"] > since
+    assert events == _other(engine, late_matches).events(2, since)
 
 
 @pytest.mark.benchmark(group="HandState.table_view", **PER_CALL)

@@ -245,14 +245,20 @@ pub fn match_events(finished: &[TableHand], game: &Match<TableHand>) -> Vec<Even
     for (index, hand) in finished.iter().enumerate() {
         hand_events(hand, index as u32, &mut out);
     }
+    match_end_events(game, &mut out);
+    out
+}
+
+/// The events that follow a match's finished hands: those of the hand in play, or the end of
+/// the match (R7.1).
+pub fn match_end_events(game: &Match<TableHand>, out: &mut Vec<Event>) {
     match game.winner() {
         Some(winner) => out.push(Event::public(EventKind::MatchOver {
             winner,
             scores: game.scores(),
         })),
-        None => hand_events(game.hand(), game.hand_index(), &mut out),
+        None => hand_events(game.hand(), game.hand_index(), out),
     }
-    out
 }
 
 #[cfg(test)]

@@ -101,6 +101,11 @@ def test_match_events_number_on_across_hands(engine: ModuleType) -> None:
     assert game.hand.events()[0]["hand"] == 2  # the hand knows its index in the match
     last = max(told)
     assert game.events(None, last) == [] and game.events(0, last + 100) == []
+    # Finished hands' events are kept as the hands end; every `since` cuts the same list.
+    for seat in (0, 3, None):
+        everything = game.events(seat)
+        for since in range(last + 1):
+            assert game.events(seat, since) == [e for e in everything if e["seq"] > since]
     loaded = engine.MatchState.from_json(game.to_json())
     assert loaded.events(3) == game.events(3)
 

@@ -23,7 +23,7 @@ use super::views::{
 };
 use crate::action_text::parse_action;
 use crate::deal::check_deal;
-use crate::events::{hand_events, match_events};
+use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
 use crate::state::{Hand, NUM_ACTIONS};
 use crate::table::TableHand;
@@ -468,7 +468,7 @@ impl PyHandState {
         let hand = self.table();
         let mut events = Vec::new();
         hand_events(&hand, self.index, &mut events);
-        events_list(py, &events, seat, since, &|_| hand)
+        events_list(py, &events, 0, seat, since, &|_| hand)
     }
     /// The state as JSON text: rules, dealer, scores before, deal and actions
     /// (docs/ENGINE.md).
@@ -509,6 +509,9 @@ pub struct PyMatchState {
 struct MatchGame {
     game: Match<TableHand>,
     history: Vec<TableHand>,
+    /// The events of the finished hands in order (docs/EVENTS.md), kept as each hand ends:
+    /// deriving them replays every action, so `events` would cost more with every hand.
+    finished_events: Vec<Event>,
 }
 
 impl MatchGame {
@@ -569,6 +572,7 @@ impl PyMatchState {
             game: StateLock::new(MatchGame {
                 game: Match::new(seed, rules, first_dealer, scores),
                 history: Vec::new(),
+                finished_events: Vec::new(),
             }),
             rules: rules_obj.unbind(),
         })
@@ -706,6 +710,8 @@ impl PyMatchState {
             let mut locked = self.game.lock();
             let applied = locked.game.apply_table(seat, id);
             if let Ok(Some(done)) = applied {
+                let index = locked.history.len() as u32;
+                hand_events(&done, index, &mut locked.finished_events);
                 locked.history.push(done);
             }
             applied
@@ -775,9 +781,22 @@ impl PyMatchState {
         since: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
-        let game = self.game.lock().clone();
-        let events = match_events(&game.history, &game.game);
-        events_list(py, &events, seat, since, &|index| game.hand_at(index))
+        // Copied under the lock: the finished hands' events after `since`, and the match.
+        let (skipped, mut events, game) = {
+            let locked = self.game.lock();
+            let skipped = (since as usize).min(locked.finished_events.len());
+            let tail = locked.finished_events[skipped..].to_vec();
+            let game = MatchGame {
+                game: locked.game,
+                history: locked.history.clone(),
+                finished_events: Vec::new(),
+            };
+            (skipped, tail, game)
+        };
+        match_end_events(&game.game, &mut events);
+        events_list(py, &events, skipped as u64, seat, since, &|index| {
+            game.hand_at(index)
+        })
     }
     /// The match as JSON text: rules, seed, first dealer, start scores and every action
     /// (docs/ENGINE.md).

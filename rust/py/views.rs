@@ -440,18 +440,20 @@ fn event_dict<'py>(
     Ok(out)
 }
 
-/// The events `seat` (`None`: a spectator) is told, with `seq > since` (docs/EVENTS.md).
-/// `hand_of(i)` is the hand of index `i` in the match.
+/// The events `seat` (`None`: a spectator) is told, with `seq > since` (docs/EVENTS.md):
+/// `events` are those from `seq = skipped + 1` on. `hand_of(i)` is the hand of index `i` in
+/// the match.
 pub fn events_list<'py>(
     py: Python<'py>,
     events: &[Event],
+    skipped: u64,
     seat: Option<u8>,
     since: u64,
     hand_of: &dyn Fn(u32) -> TableHand,
 ) -> PyResult<Bound<'py, PyList>> {
     let mut items = Vec::new();
     for (index, event) in events.iter().enumerate() {
-        let seq = index + 1;
+        let seq = skipped as usize + index + 1;
         if seq as u64 > since && event.is_for(seat) {
             items.push(event_dict(py, seq, event, hand_of)?);
         }
