@@ -151,3 +151,25 @@ def test_bad_arguments_raise_invalid_input() -> None:
             engine_state.sample_world(0, -1)
         with pytest.raises(tb.InvalidInputError):
             engine_state.count_worlds("x")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("engine", "actions"),
+    # The reference lists every world after trump: small endgames only, so the auction.
+    [(tb, 0), (tb, 3), (reference, 0)],
+    ids=["rust-auction", "rust-trick-one", "reference-auction"],
+)
+def test_a_world_of_a_match_hand_keeps_its_hand_index(engine: Any, actions: int) -> None:
+    # A world is the same hand of the match (docs/EVENTS.md "hand"): its events, like the real
+    # hand's, carry the hand's index in the match, not 0.
+    game = engine.MatchState(seed=3)
+    while game.hand_index < 2 or len(game.hand.actions) < actions:
+        game.apply(game.legal_action_ids()[0])
+    real = game.hand
+    seat = real.to_move
+    assert seat is not None and real.events()[0]["hand"] == 2
+    for world in [real.sample_world(seat, 1), *real.sample_worlds(seat, 2, 3)]:
+        assert world.events()[0] == real.events()[0]
+        assert [e["hand"] for e in world.events() if "hand" in e] == [
+            e["hand"] for e in real.events() if "hand" in e
+        ]

@@ -46,7 +46,7 @@ pub fn sample_worlds(
     let rules = state.rules_object();
     Ok(worlds
         .into_iter()
-        .map(|world| PyHandState::wrap(py, world, rules, 0))
+        .map(|world| PyHandState::wrap(py, world, rules, state.index()))
         .collect())
 }
 

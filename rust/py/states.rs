@@ -181,6 +181,11 @@ impl PyHandState {
         }
     }
 
+    /// The hand's index in its match (0 for a hand on its own): the `hand` its events carry.
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
     /// A copy of the hand as it is now, with its table record.
     pub fn table(&self) -> TableHand {
         self.hand.get()

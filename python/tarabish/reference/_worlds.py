@@ -21,7 +21,6 @@ from math import factorial
 from typing import TYPE_CHECKING
 
 from .._actions import ActionKind
-from .._cards import Card
 from .._errors import InvalidInputError
 from ._deal import SplitMix64
 
@@ -79,11 +78,9 @@ def worlds(state: HandState, seat: int) -> Iterator[HandState]:
 
 def _replay(state: HandState, deal: list[list[int]]) -> HandState | None:
     """``state``'s actions on ``deal``, or None if one is illegal there."""
-    world = type(state)(
-        state.dealer,
-        deal=[[Card.from_index(i) for i in cards] for cards in deal],
-        rules=state.rules,
-        scores_before=state.scores_before,
+    # The same hand of its match: its events carry the real hand's index (docs/EVENTS.md).
+    world = type(state)._from_indices(
+        state.rules, state.dealer, state.scores_before, deal, state._hand_index
     )
     for action in state.actions:
         if action.id not in world.legal_action_ids():
