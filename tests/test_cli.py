@@ -224,3 +224,26 @@ def test_play_survives_its_input() -> None:
     assert "Traceback" not in done.stderr
     assert done.stdout.count("is not an action") >= 2_500
     assert "bye" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("tournament", "greedy", "random", "--deals", "4", "--json"),
+        ("replay", "tests/golden/bait_caller_runs_bella.json"),
+    ],
+    ids=["tournament", "replay"],
+)
+def test_a_reader_that_leaves_ends_the_command_quietly(args: tuple[str, ...]) -> None:
+    # `tarabish ... --json | head`: the reader closes the pipe before the output is written.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tarabish", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    process.stdout.close()
+    _, errors = process.communicate(timeout=60)
+    assert errors == ""
+    assert process.returncode == 141  # 128 + SIGPIPE, as a shell reports it

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -581,6 +582,11 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_BROKEN_PIPE = 141
+"""The status of a command whose reader closed the pipe: 128 + SIGPIPE, as a shell reports a
+process that SIGPIPE ended."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``tarabish`` command; returns the exit status."""
     args, unknown = _parser().parse_known_args(argv)
@@ -593,6 +599,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader left (`tarabish ... --json | head`): stop quietly, as a pipeline expects.
+        # Python would still flush stdout at exit and fail again, so stdout goes to the null
+        # device first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     return code
 
 
