@@ -23,11 +23,17 @@ def run_in_terminal(
     answers: tuple[str, ...] = (),
     default: str = "",
     columns: int = 100,
+    other_prompts: dict[str, tuple[tuple[str, ...], str]] | None = None,
 ) -> str:
     """Run ``python -m tarabish ARGS`` on a ``columns`` x 40 pseudo-terminal (standard input,
     output and error); each time ``prompt`` appears, answer it with the next of ``answers``
-    (then ``default``). Returns everything the terminal received; fails unless the exit status
-    is 0."""
+    (then ``default``), and each of ``other_prompts`` (prompt: (answers, default)) likewise.
+    Returns everything the terminal received; fails unless the exit status is 0."""
+    replies = {
+        **({prompt: (answers, default)} if prompt is not None else {}),
+        **(other_prompts or {}),
+    }
+    answered = dict.fromkeys(replies, 0)
     master, slave = os.openpty()
     ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(columns), "LINES": "40"}
@@ -43,7 +49,6 @@ def run_in_terminal(
     )
     os.close(slave)
     received = b""
-    answered = 0
     deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline:
@@ -59,12 +64,13 @@ def run_in_terminal(
             if not chunk:
                 break
             received += chunk
-            if prompt is not None:
-                shown = ANSI.sub("", received.decode(errors="replace")).count(prompt)
-                if shown > answered:
-                    answer = answers[answered] if answered < len(answers) else default
+            screen = ANSI.sub("", received.decode(errors="replace"))
+            for asked, (given, otherwise) in replies.items():
+                if screen.count(asked) > answered[asked]:
+                    done = answered[asked]
+                    answer = given[done] if done < len(given) else otherwise
                     os.write(master, answer.encode() + b"\n")
-                    answered += 1
+                    answered[asked] += 1
         assert process.wait(timeout=30) == 0
     finally:
         if process.poll() is None:

@@ -17,12 +17,25 @@ from tarabish._table_bots import bella_counts_now, proven_misplays, table_bot_ac
 from terminal import ANSI, run_in_terminal
 
 PROMPT = "your action (? for help): "
+PAUSE = "Enter to go on, or a call (? for help): "
 TABLE_RULES = tb.Rules(declarations="manual", enforce_legal_play=False)
 
 
+def screen_text(turns: tuple[str, ...], then: str, pauses: tuple[str, ...]) -> str:
+    """``tarabish play --table --seed 3`` on a pseudo-terminal, your turns answered with
+    ``turns`` then ``then``, the out-of-turn stops with ``pauses`` then Enter; its text."""
+    raw = run_in_terminal(
+        ["play", "--table", "--seed", "3"],
+        prompt=PROMPT,
+        answers=turns,
+        default=then,
+        other_prompts={PAUSE: (pauses, "")},
+    )
+    return " ".join(ANSI.sub("", raw).split())
+
+
 def test_play_a_table_match_on_a_terminal_screen() -> None:
-    raw = run_in_terminal(["play", "--table", "--seed", "3"], prompt=PROMPT, default="1")
-    text = " ".join(ANSI.sub("", raw).split())
+    text = screen_text((), "1", ())  # the first action offered; Enter at every stop
     for part in (
         "tarabish table, seed 3",
         "you hold a run: announce it now, before your card, or it does not count (R4.4)",
@@ -34,6 +47,23 @@ def test_play_a_table_match_on_a_terminal_screen() -> None:
         "win the match",
     ):
         assert part in text, part
+
+
+def test_you_may_call_out_of_turn_between_any_two_cards() -> None:
+    # R8.6a: the screen stops before another seat acts once a card has been played (or trump
+    # named) since you last had the word; there you may throw in (R8.3) or call a misplay.
+    text = screen_text(("1",) * 3, "q", ("?", "zz", "", "throw"))
+    for part in (
+        "press Enter to let it, or call out of turn (R8.6a)",
+        "is not a call: press Enter to go on, or type misplay, throw",
+        "You threw the hand in:",
+        "thrown in (R8.3)",
+    ):
+        assert part in text, part
+    # The throw was out of turn: the screen it answered had another seat to move.
+    thrown = text.index(PAUSE + "throw")
+    screen = text[text.rindex("╭─", 0, thrown) : thrown]
+    assert "to move" in screen and "your turn" not in screen
 
 
 def play(actions: list[str]) -> list[Action]:

@@ -7,7 +7,10 @@ refused action is explained in one line with the rule it breaks.
 offered every action you are allowed (any card you hold, R8.1; announce, show and bella while
 their window is open, R4.4, R4.5; misplay and throw calls, R8.2, R8.3), told which cards would
 be misplays and which declaration windows you missed, and what the table declared and called;
-the bots declare correctly and call a misplay the plays prove (``tarabish._table_bots``)."""
+the bots declare correctly and call a misplay the plays prove (``tarabish._table_bots``). Calls
+may come out of turn (R8.6a): whenever a card has been played (or trump named) since you last
+had the word and another seat is to act, the screen stops so that you may call a misplay or
+throw in, or let the table play on with Enter."""
 
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from ._table_bots import (
     BELLA_ID,
     MISPLAY_ID,
     SHOW_ID,
+    THROW_ID,
     bot_misplay_call,
     table_bot_action,
     table_lines,
@@ -51,6 +55,13 @@ HELP = (
     "type a number or the action's text (JH, 10h, call H, pass); q quits; "
     "the kitty is seen once trump is named (R2.4)"
 )
+PAUSE_PROMPT = "Enter to go on, or a call (? for help): "
+PAUSE_HELP = (
+    "another seat is to act: press Enter to let it, or call out of turn (R8.6a): misplay "
+    "(R8.2: right if the other team misplayed this hand, else the hand goes to them) or throw "
+    "(R8.3: concede the hand); q quits"
+)
+_CALLS = (MISPLAY_ID, THROW_ID)
 
 
 def engine_bot(name: str, seed: int) -> Bot:
@@ -121,6 +132,8 @@ class PlaySession:
         self.game = game
         self.table = table
         self.seen = 0  # the last event seq you were told (table mode)
+        # (hand, cards played) when you last had the word: table mode stops once a moment.
+        self.prompted: tuple[int, int] | None = None
         self.notes: list[str] = []
         self.seating = seating
         self.bot = bot
@@ -194,6 +207,45 @@ class PlaySession:
         )
         return _MISSED[BELLA_ID] if BELLA_ID in allowed and bells else None
 
+    def _call_moment(self) -> tuple[int, int] | None:
+        """Table mode: (hand, cards played) if you may call a misplay or throw in now (R8.2,
+        R8.3: in the play, out of turn too, R8.6a), else None."""
+        allowed = self.game.allowed_action_ids(self.seating.you)
+        if not any(call in allowed for call in _CALLS):
+            return None
+        plays = sum(1 for action in self.game.hand.actions if action.kind is ActionKind.PLAY)
+        return (self.game.hand_index, plays)
+
+    def _between_cards(self) -> bool:
+        """Table mode, another seat to act: draw, read one line; Enter lets the table play on,
+        a call is applied out of turn (R8.6a). False when you quit."""
+        you = self.seating.you
+        self._table_notes()
+        options = choices([a for a in self.game.allowed_actions(you) if a.id in _CALLS])
+        self._draw(options)
+        self.console.print(PAUSE_PROMPT, end="")
+        line = self.inp.readline()
+        typed = line.strip()
+        if not line or typed.lower() in QUIT:
+            return False
+        self.message = None
+        if not typed:
+            return True
+        self.prompted = None  # anything but Enter or a call: ask again
+        if typed in ("?", "h", "help"):
+            self.message = PAUSE_HELP
+            return True
+        picked = pick_choice(typed, options, you)
+        if isinstance(picked, Choice):
+            self._apply(picked.action)
+        elif isinstance(picked, Action):
+            self.message = refusal(self.game, picked)
+        else:
+            self.message = f"{excerpt(typed)} is not a call: press Enter to go on, or type " + (
+                ", ".join(option.text for option in options)
+            )
+        return True
+
     def _your_turn(self) -> bool:
         """Draw, read one line, act on it; False when you quit (q or end of input)."""
         you = self.seating.you
@@ -215,6 +267,8 @@ class PlaySession:
         if isinstance(picked, Choice):
             self.message = self._missed(picked.action) if self.table else None
             self._apply(picked.action)
+            if self.table:
+                self.prompted = self._call_moment()  # you just had the word
         elif isinstance(picked, Action):
             self.message = refusal(self.game, picked)
         else:
@@ -230,14 +284,19 @@ class PlaySession:
         bots = [seat for seat in range(4) if seat != self.seating.you]
         while not game.is_terminal:
             caller = bot_misplay_call(game, bots) if self.table else None
+            staying = True
             if caller is not None:
                 self._apply(MISPLAY_ID, caller)
             elif game.to_move == self.seating.you:
-                if not self._your_turn():
-                    self.console.print("\nbye")
-                    return 0
+                staying = self._your_turn()
+            elif self.table and self._call_moment() not in (None, self.prompted):
+                self.prompted = self._call_moment()
+                staying = self._between_cards()
             else:
                 self._apply(self.bot(game))
+            if not staying:
+                self.console.print("\nbye")
+                return 0
         self.console.clear()
         if self.last_hand is not None:
             self.console.print(
