@@ -46,6 +46,7 @@ mod state;
 mod table;
 mod tournament;
 mod variants;
+mod view_json;
 mod worlds;
 
 // The public surface, by concept. Everything else is private to the crate (the modules
@@ -84,6 +85,7 @@ pub use table::{CallRecord, Misplay, TableHand};
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
 pub use observe::{information_string, write_tensor, TENSOR_SIZE};
+pub use view_json::table_view_json;
 pub use worlds::WorldSampler;
 
 // Bots, batches, tournaments and the double-dummy solver.

@@ -22,6 +22,7 @@ table hands and 250 table matches; with ``dev`` (300) 75 hands and 8 matches.
 
 from __future__ import annotations
 
+import json
 import random
 from types import ModuleType
 from typing import Any
@@ -109,6 +110,10 @@ def same_views(rust: Any, ref: Any, seats: range | list[int]) -> None:
         view = rust.table_view(seat)
         assert view == ref.table_view(seat), seat
         assert view.allowed == tuple(rust.allowed_action_ids(seat))
+        # The JSON text a server sends is the view's dict, keys in the same order, both engines.
+        for state in (rust, ref):
+            sent = json.loads(state.table_view_json(seat))
+            assert sent == view.to_dict() and list(sent) == list(view.to_dict()), seat
 
 
 def drive_table_hand(engines: Engines, setup: HandSetup) -> None:
@@ -168,6 +173,7 @@ def test_table_matches_agree(engine_pair: Engines, seed: int, target: int) -> No
         same_sets(rust, ref, every_legal=False)
         if rng.random() < 0.2:
             log.catch_up(rust, ref, [rng.randrange(4), SPECTATOR])
+            same_views(rust, ref, [rng.randrange(4)])
         assert rust.scores == ref.scores
         seat, action_id = choose_table_action(rust, rng, habits, 0.3)
         rust.apply(action_id, seat)

@@ -204,6 +204,10 @@ class HandState:
         """What `seat` knows, as text (docs/ENGINE.md)."""
     def table_view(self, seat: int) -> TableView:
         """What a person at `seat` sees on the table now, as a `TableView` (R8.4; docs/TABLE.md)."""
+    def table_view_json(self, seat: int) -> str:
+        """`table_view(seat).to_dict()` as compact JSON text, written without building the view
+        (for a server that sends it after every action; docs/TABLE.md).
+        """
     def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The events `seat` is told (None: a spectator's public events), those after `since`, in
         order (docs/EVENTS.md).
@@ -313,6 +317,10 @@ class MatchState:
         """What `seat` knows of the current hand, as text."""
     def table_view(self, seat: int) -> TableView:
         """What a person at `seat` sees of the current hand (as `HandState.table_view`)."""
+    def table_view_json(self, seat: int) -> str:
+        """`table_view(seat).to_dict()` of the current hand as compact JSON text (as
+        `HandState.table_view_json`).
+        """
     def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The events `seat` is told across the whole match, those after `since`
         (docs/EVENTS.md).

@@ -27,6 +27,7 @@ use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
 use crate::state::{Hand, NUM_ACTIONS};
 use crate::table::TableHand;
+use crate::view_json::table_view_json;
 
 fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
     Ok(int_arg(obj, "seat", 3)? as u8)
@@ -460,6 +461,11 @@ impl PyHandState {
     ) -> PyResult<Bound<'py, PyAny>> {
         table_view(py, &self.table(), seat_arg(seat)?)
     }
+    /// `table_view(seat).to_dict()` as compact JSON text, written without building the view
+    /// (for a server that sends it after every action; docs/TABLE.md).
+    fn table_view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(table_view_json(&self.table(), seat_arg(seat)?))
+    }
     /// The events `seat` is told (None: a spectator's public events), those after `since`, in
     /// order (docs/EVENTS.md).
     #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
@@ -775,6 +781,11 @@ impl PyMatchState {
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         table_view(py, self.game().hand(), seat_arg(seat)?)
+    }
+    /// `table_view(seat).to_dict()` of the current hand as compact JSON text (as
+    /// `HandState.table_view_json`).
+    fn table_view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(table_view_json(self.game().hand(), seat_arg(seat)?))
     }
     /// The events `seat` is told across the whole match, those after `since`
     /// (docs/EVENTS.md).

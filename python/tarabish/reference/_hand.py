@@ -749,6 +749,10 @@ class HandState:
         """What a person at ``seat`` sees on the table now (R8.4, docs/TABLE.md)."""
         return table_view(self, seat_number(seat, "table view seat"))
 
+    def table_view_json(self, seat: int) -> str:
+        """``table_view(seat).to_dict()`` as compact JSON text (what a server sends a seat)."""
+        return json.dumps(self.table_view(seat).to_dict(), separators=(",", ":"))
+
     def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The events of this hand ``seat`` may see (None: a spectator's, public only), with
         ``seq > since`` (docs/EVENTS.md)."""

@@ -187,6 +187,10 @@ class MatchState:
         before it."""
         return self._hand.table_view(seat)
 
+    def table_view_json(self, seat: int) -> str:
+        """The current hand's ``table_view_json(seat)`` (compact JSON of the table view)."""
+        return self._hand.table_view_json(seat)
+
     def events(self, seat: int | None = None, since: int = 0) -> list[dict[str, Any]]:
         """The events of every hand of the match, in order with ``seq`` continuing, then
         ``match_over`` once the match is over (docs/EVENTS.md)."""
