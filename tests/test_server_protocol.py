@@ -4,9 +4,13 @@ the game rules), reconnects with a sequence number, and the leak check on every 
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from serverkit import (
@@ -20,6 +24,7 @@ from serverkit import (
     record_actions,
     sqlite_server,
 )
+from tarabish.server.client import SEND_TIMEOUT
 from websockets.exceptions import ConnectionClosed
 
 TABLE_RULES = {"target": 120, "declarations": "manual", "enforce_legal_play": False}
@@ -270,3 +275,87 @@ def test_many_tables_at_once(server: Server) -> None:
         for player in players[table]:
             player.finish()
         _check_against_oracle(server, table, seed, players[table])
+
+
+SLOW_RCVBUF = 1024
+"""The slow client's socket receive buffer: small, so that what it does not read backs up into
+the server quickly."""
+SLOW_TARGET = 2000
+"""A long match (about 1,000 actions, each followed by a message with the player's view, some
+400 KB): twice what the buffers between the server and a client that does not read hold
+(``SEND_BUFFER_BYTES``)."""
+
+
+def _raw_join(server: Server, table: str, seat: int) -> socket.socket:
+    """A player on a bare socket with a tiny receive buffer, that says hello and then reads
+    nothing (RFC 6455 by hand: a client that does not read is exactly what a library's reader
+    thread would hide)."""
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SLOW_RCVBUF)
+    raw.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += raw.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    hello_text = json.dumps({"type": "join", "table": table, "seat": seat}).encode()
+    # A masked text frame (FIN, opcode 1; mask bit and a zero key: payload as is).
+    raw.sendall(bytes((0x81, 0x80 | len(hello_text))) + b"\0\0\0\0" + hello_text)
+    return raw
+
+
+def _read_frames(raw: socket.socket, timeout: float) -> tuple[list[dict[str, Any]], int]:
+    """What the server sends on ``raw`` up to its close frame: the text messages and the close
+    code."""
+    raw.settimeout(timeout)
+    data = b""
+    messages = []
+    while True:
+        opcode, size, start = (data[0] & 0x0F, data[1] & 0x7F, 2) if len(data) > 1 else (0, 0, 0)
+        if size == 126 and len(data) >= 4:
+            size, start = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127 and len(data) >= 10:
+            size, start = int.from_bytes(data[2:10], "big"), 10
+        if not start or (size >= 126 and start == 2) or len(data) < start + size:
+            chunk = raw.recv(65536)
+            assert chunk, "the connection ended without a close frame"
+            data += chunk
+            continue
+        payload, data = data[start : start + size], data[start + size :]
+        if opcode == 0x8:
+            return messages, int.from_bytes(payload[:2], "big")
+        if opcode == 0x1:
+            messages.append(json.loads(payload))
+
+
+def test_a_client_that_stops_reading_never_holds_up_its_table(server: Server) -> None:
+    # Seat 0's player reads nothing; each of its turns times out at once and a bot plays it.
+    table = server.create(
+        rules={"target": SLOW_TARGET},
+        seats=[None, "random", "random", "random"],
+        seed=21,
+        turn_seconds=0,
+        timeout_bot="random",
+    )
+    slow = _raw_join(server, table, 0)
+    watcher = Player(server, table, None)
+    watcher.start()
+    # P1.4: the table plays its whole match while one of its players reads nothing ...
+    watcher.finish(60)
+    # ... and that client is disconnected once a message waited SEND_TIMEOUT for it.
+    server.wait_for_log("client too slow", timeout=SEND_TIMEOUT + 10, table=table)
+    messages, code = _read_frames(slow, 10.0)
+    slow.close()
+    events = [event for message in messages for event in message.get("events", ())]
+    assert code == 4008
+    # It had fallen behind, and what it did get was exactly the start of what seat 0 is told:
+    # nothing lost, nothing doubled (it may resume from its last seq, P2.4).
+    status, record = server.request("GET", f"/api/tables/{table}/record")
+    assert status == 200, record
+    told = oracle_events(record["rules"], 21, record_actions(record), 0)
+    assert 0 < len(events) < len(told)
+    assert events == told[: len(events)]

@@ -23,6 +23,9 @@ __all__ = ["DEFAULT_DB", "GameServer", "create_app", "serve"]
 
 DEFAULT_DB = "sqlite:///tarabish-server.sqlite3"
 """The database of ``tarabish serve`` without ``--db``: a SQLite file in the current folder."""
+SEND_BUFFER_BYTES = 65536
+"""The kernel send buffer of each connection (SO_SNDBUF; Linux doubles it): with the 64 KiB the
+transport buffers above it, the most a client that does not read can have waiting for it."""
 GRACEFUL_SECONDS = 10
 """On SIGINT/SIGTERM, how long open connections have to close before they are cut."""
 
@@ -37,7 +40,11 @@ class _Uvicorn(uvicorn.Server):
 
 
 async def _run(server: uvicorn.Server, host: str) -> None:
-    task = asyncio.ensure_future(server.serve())
+    listening = server.config.bind_socket()
+    # Accepted connections inherit it: a client that stops reading holds at most this much
+    # of the kernel's memory, and its sends stop (then time out, P1.4) instead of piling up.
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+    task = asyncio.ensure_future(server.serve(sockets=[listening]))
     while not server.started and not task.done():
         await asyncio.sleep(0.02)
     if server.started:

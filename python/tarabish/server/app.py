@@ -1,8 +1,11 @@
-"""The server's web application (Starlette): the WebSocket protocol of docs/PROTOCOL.md, the
-HTTP API to create and list tables, ``/healthz``, and the page.
+"""The server's web application: the WebSocket protocol of docs/PROTOCOL.md on raw ASGI, and on
+Starlette the HTTP API to create and list tables, ``/healthz``, and the page.
 
 ``GameServer`` holds the live tables of this process and its store; ``create_app`` wires it to
-routes. A table lives on the process that created it (``owner``, its server id); on start a
+routes. The WebSocket at ``/ws`` is served by ``Connection`` on the ASGI calls themselves
+(``Socket``), not through Starlette's WebSocket and middleware: every action sends four
+messages, and the framework's layers per message were a visible part of the server's CPU.
+A table lives on the process that created it (``owner``, its server id); on start a
 process resumes every unfinished table it owns from the database (with SQLite: every unfinished
 table of the file).
 """
@@ -24,14 +27,14 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .._errors import TarabishError
 from .._record import to_record
 from . import protocol
-from .client import SEND_TIMEOUT, Client, encode
+from .client import SEND_TIMEOUT, Client, Socket, encode
 from .protocol import ProtocolError, RateLimit
 from .store import Store, StoreConflict, StoreUnavailable, token_hash
 from .table import Table, TableConfig
@@ -39,6 +42,9 @@ from .table import Table, TableConfig
 log = logging.getLogger("tarabish.server")
 
 STATIC = Path(__file__).with_name("static")
+WEBSOCKET_PATH = "/ws"
+SWEEP_SECONDS = 1.0
+"""How often the server looks for clients too slow to take their messages (P1.4)."""
 CLOSE_POLICY = 1008
 TOKEN_BYTES = 18
 
@@ -53,10 +59,12 @@ class GameServer:
         self.tables: dict[str, Table] = {}
         self.ready = False
         self.stopping = False
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def startup(self) -> None:
         """Open the store and resume every unfinished table this server owns."""
         await self.store.start()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         owner = self.server_id if self.store.is_postgres else None
         for stored in await self.store.unfinished(owner):
             table = Table.from_stored(stored, self.module, self.store)
@@ -77,12 +85,23 @@ class GameServer:
         """Refuse new actions, let the ones being committed finish, commit every queued write."""
         self.stopping = True
         self.ready = False
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in list(self.tables.values()):
             await table.close()
             for client in list(table.clients):
                 client.close(1001, "the server is shutting down")
         await self.store.stop()
         log.info("stopped", extra={"tables": len(self.tables)})
+
+    async def _sweep(self) -> None:
+        """Once a second, disconnect every client a message has waited for too long (P1.4)."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                for client in list(table.clients):
+                    client.check_pace(now)
 
     async def create_table(self, data: Any) -> Table:
         config = TableConfig.from_request(data, self.module)
@@ -126,7 +145,7 @@ class GameServer:
 class Connection:
     """The reading side of one WebSocket: hello, then actions (docs/PROTOCOL.md P1-P3)."""
 
-    def __init__(self, server: GameServer, websocket: WebSocket) -> None:
+    def __init__(self, server: GameServer, websocket: Socket) -> None:
         self.server = server
         self.websocket = websocket
         self.client: Client | None = None
@@ -140,10 +159,12 @@ class Connection:
                 await self.websocket.send_text(encode(message))
 
     async def run(self) -> None:
-        await self.websocket.accept()
+        if (await self.websocket.receive())["type"] != "websocket.connect":
+            return
         try:
+            await self.websocket.accept()
             await self._read()
-        except (WebSocketDisconnect, RuntimeError):
+        except (OSError, RuntimeError):  # the client went away while being sent to
             pass
         finally:
             client = self.client
@@ -156,12 +177,17 @@ class Connection:
     async def _read(self) -> None:
         deadline = asyncio.get_running_loop().time() + protocol.HELLO_SECONDS
         while True:
-            try:
-                async with asyncio.timeout_at(deadline if self.client is None else None):
-                    frame = await self.websocket.receive()
-            except TimeoutError:
-                await self.websocket.close(CLOSE_POLICY, "P2.1 no join, resume or watch in time")
-                return
+            if self.client is not None:  # joined: no deadline (and no timer an action)
+                frame = await self.websocket.receive()
+            else:
+                try:
+                    async with asyncio.timeout_at(deadline):
+                        frame = await self.websocket.receive()
+                except TimeoutError:
+                    await self.websocket.close(
+                        CLOSE_POLICY, "P2.1 no join, resume or watch in time"
+                    )
+                    return
             if frame["type"] == "websocket.disconnect":
                 return
             if not self.rate.allow():
@@ -258,8 +284,8 @@ class Connection:
 # -- HTTP ------------------------------------------------------------------------------------
 
 
-def create_app(server: GameServer) -> Starlette:
-    """The Starlette application of ``server``."""
+def create_app(server: GameServer) -> ASGIApp:
+    """The ASGI application of ``server``: ``/ws`` to ``Connection``, the rest to Starlette."""
 
     async def healthz(request: Request) -> Response:
         if server.ready and not server.stopping:
@@ -313,9 +339,6 @@ def create_app(server: GameServer) -> Starlette:
             )
         return JSONResponse(to_record(table.state))
 
-    async def websocket(websocket: WebSocket) -> None:
-        await Connection(server, websocket).run()
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await server.startup()
@@ -324,7 +347,7 @@ def create_app(server: GameServer) -> Starlette:
         finally:
             await server.shutdown()
 
-    return Starlette(
+    http = Starlette(
         routes=[
             Route("/", page),
             Route("/healthz", healthz),
@@ -332,11 +355,18 @@ def create_app(server: GameServer) -> Starlette:
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table}", show_table),
             Route("/api/tables/{table}/record", record),
-            WebSocketRoute("/ws", websocket),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
     )
+
+    async def app(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == WEBSOCKET_PATH:
+            await Connection(server, Socket(receive, send)).run()
+        else:
+            await http(scope, receive, send)
+
+    return app
 
 
 def _error(status: int, code: str, rule: str, message: str) -> Response:

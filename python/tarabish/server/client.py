@@ -6,19 +6,22 @@ the seat's ``table_view``) whenever it is woken. A slow client thus gets the eve
 one message, its memory stays bounded, and its table never waits for it. Other messages
 (welcome, table, error) go through a short queue; a client that lets it overflow, or that does
 not take a message within ``SEND_TIMEOUT`` seconds, is disconnected (it may reconnect and resume
-from its last ``seq``, docs/PROTOCOL.md).
+from its last ``seq``, docs/PROTOCOL.md). The second is watched by one sweep a second over all
+clients (``GameServer``), not by a timer per message: a message that is taken at once (nearly
+all) costs no timer.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from starlette.websockets import WebSocket
+import orjson
+from starlette.types import Message, Receive, Send
 
 if TYPE_CHECKING:
     from .table import Table
@@ -34,13 +37,37 @@ CLOSE_TOO_SLOW = 4008
 
 def encode(message: dict[str, Any]) -> str:
     """A server message as sent: compact JSON."""
-    return json.dumps(message, separators=(",", ":"))
+    return orjson.dumps(message).decode()
+
+
+class Socket:
+    """One WebSocket as its raw ASGI calls (the server's hot path sends four messages an action:
+    no framework layer sits between them and the server)."""
+
+    __slots__ = ("_receive", "_send")
+
+    def __init__(self, receive: Receive, send: Send) -> None:
+        self._receive = receive
+        self._send = send
+
+    async def receive(self) -> Message:
+        """The next ASGI event: ``websocket.connect``, ``.receive`` or ``.disconnect``."""
+        return await self._receive()
+
+    async def accept(self) -> None:
+        await self._send({"type": "websocket.accept"})
+
+    async def send_text(self, text: str) -> None:
+        await self._send({"type": "websocket.send", "text": text})
+
+    async def close(self, code: int, reason: str) -> None:
+        await self._send({"type": "websocket.close", "code": code, "reason": reason})
 
 
 class Client:
     """A connected player (``seat`` 0-3) or spectator (``seat`` None) of one table."""
 
-    def __init__(self, websocket: WebSocket, table: Table, seat: int | None, since: int) -> None:
+    def __init__(self, websocket: Socket, table: Table, seat: int | None, since: int) -> None:
         self.websocket = websocket
         self.table = table
         self.seat = seat
@@ -50,6 +77,8 @@ class Client:
         self._close: tuple[int, str] | None = None
         self._stopped = False
         self._greeted = False
+        self._sending_since: float | None = None
+        self._too_slow = False
         self.writer: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
@@ -84,23 +113,36 @@ class Client:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.writer
 
-    def game_message(self) -> dict[str, Any] | None:
-        """The events the client has not been sent (with the seat's table view), or None if
-        there are none. The first one after a hello is sent even without events, so that a
-        player always learns where the table stands (P2.4)."""
+    def game_message(self) -> tuple[str, int] | None:
+        """The ``events`` message of what the client has not been sent (with the seat's table
+        view), as JSON text, and the last ``seq`` in it; None if there is nothing new. The
+        first one after a hello is sent even without events, so that a player always learns
+        where the table stands (P2.4). The view comes from the engine as JSON text already
+        (``table_view_json``): the one part of the message that is large."""
         state = self.table.state
         events = state.events(self.seat, self.sent)
         if not events and self._greeted:
             return None
         self._greeted = True
-        message: dict[str, Any] = {"type": "events", "events": events}
-        if self.seat is not None:
-            message["view"] = state.table_view(self.seat).to_dict()
-        return message
+        last = events[-1]["seq"] if events else self.sent
+        text = '{"type":"events","events":' + orjson.dumps(events).decode()
+        if self.seat is None:
+            return text + "}", last
+        return text + ',"view":' + state.table_view_json(self.seat) + "}", last
 
-    async def _put(self, message: dict[str, Any]) -> None:
-        async with asyncio.timeout(SEND_TIMEOUT):  # no task a send, unlike wait_for
-            await self.websocket.send_text(encode(message))
+    def check_pace(self, now: float) -> None:
+        """Disconnect the client if a message has waited more than ``SEND_TIMEOUT`` seconds
+        for it (P1.4); ``now`` is ``time.monotonic()``. Called by the server's sweep."""
+        since = self._sending_since
+        if since is not None and now - since > SEND_TIMEOUT and not self._too_slow:
+            self._too_slow = True
+            if self.writer is not None:
+                self.writer.cancel()
+
+    async def _put(self, text: str) -> None:
+        self._sending_since = time.monotonic()
+        await self.websocket.send_text(text)
+        self._sending_since = None
 
     async def _write(self) -> None:
         try:
@@ -108,15 +150,19 @@ class Client:
                 await self._wake.wait()
                 self._wake.clear()
                 while self._queue:
-                    await self._put(self._queue.popleft())
+                    await self._put(encode(self._queue.popleft()))
                 if self._close is not None:
                     break
                 message = self.game_message()
                 if message is not None:
-                    await self._put(message)
-                    if message["events"]:
-                        self.sent = message["events"][-1]["seq"]
-        except TimeoutError:
+                    text, self.sent = message
+                    await self._put(text)
+        except asyncio.CancelledError:
+            if not self._too_slow:
+                raise
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()  # this cancellation was the pace check's, handled here
             self._close = (CLOSE_TOO_SLOW, "P1.4 too slow: a message waited too long")
             log.info("client too slow", extra={"table": self.table.id, "seat": self.seat})
         except Exception:  # the socket is gone: the reader sees it too and cleans up

@@ -10,8 +10,10 @@ before.
 Two backends behind one interface: SQLite (a file in WAL mode with ``synchronous=FULL``: the
 default, one server process) and PostgreSQL through psycopg 3 (``postgresql://...``: several
 server processes share one database, each owning the tables it created). All database work runs
-on one writer thread per store, which commits whatever is queued in one transaction (group
-commit), so a commit costs one fsync however many tables are writing.
+on one writer thread per store. Writes are grouped twice (group commit): every write asked for
+in one turn of the event loop goes to the thread as one batch, and the thread commits whatever
+batches are waiting in one transaction, so a commit costs one fsync however many tables are
+writing; the results go back to the event loop in one call per transaction.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from typing import Any
 from .._errors import InvalidInputError
 
 MAX_BATCH = 512
-"""The most jobs one transaction commits; more wait for the next one."""
+"""A transaction takes in more waiting batches while it has fewer jobs than this."""
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
@@ -85,6 +87,8 @@ def token_hash(token: str) -> str:
 
 
 _Job = tuple[Callable[[Any], Any], asyncio.Future[Any]]
+_Row = tuple[str, int, int, str, float, bool]
+"""An appended action: table id, number, seat, text, time, and whether it ends the match."""
 
 
 class Store:
@@ -98,7 +102,10 @@ class Store:
             raise InvalidInputError(
                 f"--db must be sqlite:///PATH, a file path or postgresql://..., got {url!r}"
             )
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        self._pending: list[_Job] = []
+        self._rows: list[_Row] = []
+        self._rows_done: asyncio.Future[Any] | None = None
         self._thread: threading.Thread | None = None
         self._connection: Any = None
 
@@ -180,27 +187,36 @@ class Store:
             if first is None:
                 stopping = True
             else:
-                batch.append(first)
+                batch.extend(first)
             while len(batch) < MAX_BATCH:
                 try:
-                    job = self._jobs.get_nowait()
+                    more = self._jobs.get_nowait()
                 except queue.Empty:
                     break
-                if job is None:
+                if more is None:
                     stopping = True
                 else:
-                    batch.append(job)
+                    batch.extend(more)
             if batch:
-                for (_, future), (ok, value) in zip(batch, self._transaction(batch), strict=True):
-                    future.get_loop().call_soon_threadsafe(_settle, future, ok, value)
+                loop.call_soon_threadsafe(_settle_all, batch, self._transaction(batch))
         if self._connection is not None:
             self._connection.close()
+
+    def _flush(self) -> None:
+        """Hand the writes of this event-loop turn to the writer thread as one batch."""
+        self._rows_done = None
+        if self._pending:
+            self._jobs.put(self._pending)
+            self._pending = []
 
     async def _submit(self, function: Callable[[Any], Any]) -> Any:
         if self._thread is None:
             raise RuntimeError("the store is not started")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.put((function, future))
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        if not self._pending:
+            loop.call_soon(self._flush)
+        self._pending.append((function, future))
         return await future
 
     # -- lifecycle -----------------------------------------------------------------------------
@@ -219,6 +235,7 @@ class Store:
         """Commit every queued write, then close the database."""
         if self._thread is None:
             return
+        self._flush()
         self._jobs.put(None)
         await asyncio.to_thread(self._thread.join)
         self._thread = None
@@ -265,8 +282,39 @@ class Store:
         self, table_id: str, n: int, seat: int, action: str, at: float, finished: bool
     ) -> None:
         """Append action number ``n`` (0-based) of a table; ``finished`` marks the match over.
-        ``StoreConflict`` if number ``n`` is written already."""
+        ``StoreConflict`` if number ``n`` is written already.
 
+        The actions appended in one event-loop turn share one job, one ``executemany`` and one
+        future (the server's hot path: one action after another, from every table). If that
+        job fails, none of its rows was committed, and each row is tried alone, so that only
+        the rows the database refuses fail."""
+        loop = asyncio.get_running_loop()
+        if self._rows_done is None:
+            rows: list[_Row] = []
+            done: asyncio.Future[Any] = loop.create_future()
+            self._rows, self._rows_done = rows, done
+            loop.call_soon(self._flush)
+            self._pending.append((lambda cursor: self._append_rows(cursor, rows), done))
+        rows, done = self._rows, self._rows_done
+        rows.append((table_id, n, seat, action, at, finished))
+        try:
+            # Shielded: a cancelled action (a bot's, at shutdown) must not cancel the others'.
+            await asyncio.shield(done)
+        except Exception:
+            await self._append_one(table_id, n, seat, action, at, finished)
+
+    def _append_rows(self, cursor: Any, rows: list[_Row]) -> None:
+        cursor.executemany(
+            self._sql("INSERT INTO actions (table_id, n, seat, action, at) VALUES (?, ?, ?, ?, ?)"),
+            [row[:5] for row in rows],
+        )
+        over = [(row[0],) for row in rows if row[5]]
+        if over:
+            cursor.executemany(self._sql("UPDATE tables SET finished = 1 WHERE id = ?"), over)
+
+    async def _append_one(
+        self, table_id: str, n: int, seat: int, action: str, at: float, finished: bool
+    ) -> None:
         def job(cursor: Any) -> None:
             self._insert(
                 cursor,
@@ -335,6 +383,11 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_result(value)
     else:
         future.set_exception(value)
+
+
+def _settle_all(jobs: list[_Job], results: list[tuple[bool, Any]]) -> None:
+    for (_, future), (ok, value) in zip(jobs, results, strict=True):
+        _settle(future, ok, value)
 
 
 def _is_unique_violation(error: Exception) -> bool:

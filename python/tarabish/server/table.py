@@ -21,6 +21,7 @@ from .._actions import Action
 from .._errors import InvalidInputError
 from .._rules import Rules
 from .engine import bot_choice, check_bot
+from .protocol import NUM_ACTIONS
 from .store import Store, StoredTable
 
 if TYPE_CHECKING:
@@ -35,6 +36,11 @@ MAX_TURN_SECONDS = 3600.0
 MAX_BOT_SECONDS = 10.0
 BOT_RETRY_SECONDS = 1.0
 """A bot whose action could not be committed tries again after this long."""
+ACTION_TEXTS = tuple(
+    tuple(str(Action.from_id(action_id, seat)) for action_id in range(NUM_ACTIONS))
+    for seat in range(SEATS)
+)
+"""``ACTION_TEXTS[seat][id]``: the record text of each action (R0), as the database keeps it."""
 CONFIG_KEYS = (
     "id",
     "rules",
@@ -215,7 +221,7 @@ class Table:
                 return False
             state = self.state.clone()
             state.apply(action_id, seat)
-            text = str(Action.from_id(action_id, seat))
+            text = ACTION_TEXTS[seat][action_id]
             await self.store.append_action(
                 self.id, self.actions, seat, text, time.time(), state.is_terminal
             )
