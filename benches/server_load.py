@@ -1,10 +1,20 @@
 """Load benchmark of ``tarabish serve`` (docs/PROTOCOL.md), loopback only, bounded in time and
-count: N tables, four scripted WebSocket clients each (4N connections), every client playing a
-seeded random legal action whenever its view says it is to move. It reports the actions per
-second the server took and the latency from an action's send to the acting client's receipt of
-its broadcast (p50, p99), beside the same play on the engine alone (no network, no database):
+count: N tables, four scripted WebSocket clients each (4N connections) playing every seat, each
+sending a seeded random legal action whenever its view says it is to move. It reports the
+actions per second the server took, the latency from an action's send to the acting client's
+receipt of its broadcast (p50, p99), and the CPU time per action of the server process and of
+this load generator apart, beside the same play on the engine alone (no network, no database):
 bare ``apply``, and ``apply`` plus the per-seat messages the server builds (``events`` and
-``table_view`` for four seats, JSON), so the cost of the server's own layers is visible.
+``table_view_json`` for four seats), so the cost of the server's own layers is visible.
+
+The run checks itself: no protocol error, every table moved, and after the run every table's
+stored action log replays as a valid match (checked ``apply`` of each action) whose length is
+exactly the number of actions its clients saw broadcast.
+
+The generator is a tool and must not eat the CPU it measures: one process on uvloop, a bare
+WebSocket client per connection on an asyncio ``Protocol`` (RFC 6455 framing written here; the
+mask key is zero, which the protocol allows the server to accept), and a client parses a
+message as JSON only when the message says it is to move.
 
 ``python benches/server_load.py --tables 1000 --seconds 20`` runs it as a command;
 benches/test_bench_server.py runs it under pytest-benchmark.
@@ -14,9 +24,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
+import base64
 import os
 import random
+import resource
 import statistics
 import sys
 import tempfile
@@ -24,187 +35,359 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
+import orjson
 import tarabish
-from websockets.asyncio.client import connect
+import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serverkit import Server
+from tarabish.server.store import Store
 
 RULES = {"target": 65535, "declarations": "manual", "enforce_legal_play": False}
 """Table mode, and a target no table reaches within a run."""
 CALLS = (44, 45)
-ACTION_EVENTS = frozenset(("pass", "call", "play", "announce", "show", "bella"))
-CONNECT_BATCH = 200
+"""``misplay`` and ``throw``: the scripted players never call (each would end the hand)."""
+CONNECT_BATCH = 400
 """Connections opened at once while the tables fill up."""
 MAX_TABLES = 2000
 MAX_SECONDS = 120.0
+SETTLE_SECONDS = 10.0
+"""How long the clients may take to join before the clock starts, and to hear the broadcast of
+their last action after it stops."""
+SEATS = 4
+# RFC 6455 framing: FIN + opcode, the mask bit, and a zero masking key.
+TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA
+FIN = 0x80
+MASKED = 0x80
+ZERO_MASK = b"\0\0\0\0"
+EVENTS = b'{"type":"events"'
+ERROR = b'{"type":"error"'
 
 
 @dataclass
-class Load:
-    """What the clients measured inside the window."""
+class Run:
+    """The shared state of one run's clients."""
 
+    started: bool = False
+    sending: bool = False
+    window: tuple[float, float] = (float("inf"), float("inf"))
     latencies: list[float] = field(default_factory=list)
-    errors: list[dict[str, Any]] = field(default_factory=list)
-    tables_moved: set[str] = field(default_factory=set)
-    server_cpu: float = 0.0
+    errors: list[bytes] = field(default_factory=list)
+    clients: list[Seat] = field(default_factory=list)
+    connections: int = 0
+    ready: int = 0
+    all_ready: asyncio.Event = field(default_factory=asyncio.Event)
+    expected: int = 0
+
+
+class Seat(asyncio.Protocol):
+    """One scripted player: a WebSocket on a bare asyncio ``Protocol``."""
+
+    def __init__(self, run: Run, host: str, table: str, seat: int) -> None:
+        self.run = run
+        self.host = host
+        self.table = table
+        self.seat = seat
+        self.rng = random.Random(f"{table}/{seat}")
+        self.turn = b'"to_move":%d,' % seat
+        self.buffer = bytearray()
+        self.transport: Any = None  # uvloop's transport, an asyncio.Transport in all but name
+        self.upgraded = False
+        self.greeted = False
+        self.waiting_turn: bytes | None = None
+        self.sent_at: float | None = None
+        self.acked = 0
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET /ws HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    def send(self, payload: bytes, opcode: int = TEXT) -> None:
+        """One masked client frame (payloads here are under 126 bytes)."""
+        assert self.transport is not None and len(payload) < 126
+        self.transport.write(bytes((FIN | opcode, MASKED | len(payload))) + ZERO_MASK + payload)
+
+    def data_received(self, data: bytes) -> None:
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.run.errors.append(bytes(buffer[:end]))
+                return
+            del buffer[: end + 4]
+            self.upgraded = True
+            self.send(b'{"type":"join","table":"%s","seat":%d}' % (self.table.encode(), self.seat))
+        while len(buffer) >= 2:
+            size = buffer[1] & 0x7F
+            start = 2
+            if size == 126:
+                if len(buffer) < 4:
+                    return
+                size = int.from_bytes(buffer[2:4], "big")
+                start = 4
+            elif size == 127:
+                if len(buffer) < 10:
+                    return
+                size = int.from_bytes(buffer[2:10], "big")
+                start = 10
+            if len(buffer) < start + size:
+                return
+            opcode = buffer[0] & 0x0F
+            payload = bytes(buffer[start : start + size])
+            del buffer[: start + size]
+            if opcode == TEXT:
+                self.message(payload)
+            elif opcode == PING:
+                self.send(payload, PONG)
+            elif opcode == CLOSE and self.transport is not None:
+                self.transport.close()
+
+    def message(self, payload: bytes) -> None:
+        if not payload.startswith(EVENTS):
+            if payload.startswith(ERROR):
+                self.run.errors.append(payload)
+            return
+        run = self.run
+        if self.sent_at is not None:
+            # The first events after an action are its broadcast: no other seat may act
+            # before it, and the server sends a connection its events in order.
+            now = time.perf_counter()
+            if run.window[0] <= self.sent_at and now <= run.window[1]:
+                run.latencies.append(now - self.sent_at)
+            self.sent_at = None
+            self.acked += 1
+            run.expected -= 1
+        if not self.greeted:
+            self.greeted = True
+            run.ready += 1
+            if run.ready == run.connections:
+                run.all_ready.set()
+        if self.turn in payload:
+            if run.sending:
+                self.act(payload)
+            elif not run.started:
+                self.waiting_turn = payload
+
+    def act(self, payload: bytes) -> None:
+        view = orjson.loads(payload)["view"]
+        if view["phase"] == "done":
+            return
+        ids = [i for i in view["legal"] if i not in CALLS] or [
+            i for i in view["allowed"] if i not in CALLS
+        ]
+        self.sent_at = time.perf_counter()
+        self.run.expected += 1
+        self.send(b'{"type":"action","action":%d}' % self.rng.choice(ids))
+
+    def start(self) -> None:
+        if self.waiting_turn is not None:
+            self.act(self.waiting_turn)
+            self.waiting_turn = None
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """User and system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def _spent(before: tuple[float, float], after: tuple[float, float]) -> tuple[float, float]:
+    return after[0] - before[0], after[1] - before[1]
 
 
 @dataclass(frozen=True)
 class Report:
-    """One run: the server's figures and the engine's alone."""
+    """One run: the server's figures, the generator's, and the engine's alone."""
 
     tables: int
     connections: int
     seconds: float
     actions: int
+    total_actions: int
     errors: int
     tables_moved: int
     p50_ms: float
     p99_ms: float
     server_cpu_ms_per_action: float
-    engine_apply_per_second: float
-    engine_messages_per_second: float
+    server_system_share: float
+    generator_cpu_ms_per_action: float
+    generator_system_share: float
+    engine_apply_ms_per_action: float
+    engine_messages_ms_per_action: float
+    load_average: tuple[float, float, float]
 
     @property
     def actions_per_second(self) -> float:
         return self.actions / self.seconds
 
     def lines(self) -> list[str]:
+        load = ", ".join(f"{value:.2f}" for value in self.load_average)
         return [
             f"server: {self.tables} tables, {self.connections} connections, "
-            f"{self.actions_per_second:,.0f} actions/s over {self.seconds:.0f} s, "
+            f"{self.actions_per_second:,.0f} actions/s over {self.seconds:.0f} s "
+            f"({self.actions} actions; {self.total_actions} in all, each stored), "
             f"latency p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
-            f"{self.errors} errors, {self.tables_moved} tables moved, server CPU "
-            f"{self.server_cpu_ms_per_action:.2f} ms an action",
-            f"engine alone: {self.engine_apply_per_second:,.0f} actions a CPU second (apply), "
-            f"{self.engine_messages_per_second:,.0f} (apply + 4 seats' events, table_view, "
-            f"JSON: {1000 / self.engine_messages_per_second:.2f} ms an action)",
+            f"{self.errors} errors, {self.tables_moved} tables moved",
+            f"CPU an action: server {self.server_cpu_ms_per_action:.3f} ms "
+            f"({100 * self.server_system_share:.0f} % in the kernel), "
+            f"load generator {self.generator_cpu_ms_per_action:.3f} ms "
+            f"({100 * self.generator_system_share:.0f} % in the kernel); "
+            f"load average {load} (at the end)",
+            f"engine alone, CPU an action: {self.engine_apply_ms_per_action:.4f} ms (apply), "
+            f"{self.engine_messages_ms_per_action:.4f} ms (apply + 4 seats' events and "
+            f"table_view_json, as the server builds them)",
         ]
 
 
-def _choices(view: dict[str, Any], seat: int) -> list[int]:
-    ids = [i for i in view["legal"] if i not in CALLS]
-    return ids or [i for i in view["allowed"] if i not in CALLS]
-
-
-async def _client(
-    url: str, table: str, seat: int, load: Load, started: asyncio.Event, window: list[float]
-) -> None:
-    rng = random.Random(f"{table}/{seat}")
-    async with connect(url, max_size=2**22, compression=None, ping_interval=None) as ws:
-        await ws.send(json.dumps({"type": "join", "table": table, "seat": seat}))
-        sent_at: float | None = None
-        async for raw in ws:
-            message = json.loads(raw)
-            now = time.perf_counter()
-            if message["type"] == "error":
-                load.errors.append(message)
-                continue
-            if message["type"] != "events":
-                continue
-            if sent_at is not None and any(
-                event["kind"] in ACTION_EVENTS and event.get("seat") == seat
-                for event in message["events"]
-            ):
-                if window[0] <= sent_at and now <= window[1]:
-                    load.latencies.append(now - sent_at)
-                    load.tables_moved.add(table)
-                sent_at = None
-            view = message["view"]
-            if now > window[1]:
-                return
-            if sent_at is None and view["to_move"] == seat and view["phase"] != "done":
-                await started.wait()
-                choices = _choices(view, seat)
-                if choices:
-                    sent_at = time.perf_counter()
-                    await ws.send(json.dumps({"type": "action", "action": rng.choice(choices)}))
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-async def _drive(server: Server, tables: list[str], seconds: float) -> tuple[Load, float]:
-    load = Load()
-    started = asyncio.Event()
-    window = [float("inf"), float("inf")]
-    tasks = []
-    for start in range(0, len(tables), CONNECT_BATCH // 4):
-        for table in tables[start : start + CONNECT_BATCH // 4]:
-            for seat in range(4):
-                tasks.append(
-                    asyncio.create_task(_client(server.ws_url, table, seat, load, started, window))
+async def _drive(
+    server: Server, tables: list[str], seconds: float
+) -> tuple[Run, tuple[float, float], tuple[float, float]]:
+    run = Run()
+    loop = asyncio.get_running_loop()
+    host = urlsplit(server.url).netloc
+    run.connections = SEATS * len(tables)
+    for start in range(0, len(tables), CONNECT_BATCH // SEATS):
+        batch = []
+        for table in tables[start : start + CONNECT_BATCH // SEATS]:
+            for seat in range(SEATS):
+                client = Seat(run, host, table, seat)
+                run.clients.append(client)
+                batch.append(
+                    loop.create_connection(lambda c=client: c, "127.0.0.1", server.port)  # type: ignore[misc]
                 )
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(1.0)  # every hello answered before the clock starts
-    window[0] = time.perf_counter()
-    window[1] = window[0] + seconds
-    cpu_before = cpu_seconds(server.process.pid)
-    started.set()
+        await asyncio.gather(*batch)
+    async with asyncio.timeout(SETTLE_SECONDS * 3):
+        await run.all_ready.wait()
+    server_before = cpu_seconds(server.process.pid)
+    mine_before = cpu_seconds(os.getpid())
+    begin = time.perf_counter()
+    run.window = (begin, begin + seconds)
+    run.started = run.sending = True
+    for client in run.clients:
+        client.start()
     await asyncio.sleep(seconds)
-    load.server_cpu = cpu_seconds(server.process.pid) - cpu_before
-    await asyncio.wait(tasks, timeout=10)
-    for task in tasks:
-        task.cancel()
-    return load, seconds
+    run.sending = False
+    server_cpu = _spent(server_before, cpu_seconds(server.process.pid))
+    mine_cpu = _spent(mine_before, cpu_seconds(os.getpid()))
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while run.expected and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    for client in run.clients:
+        if client.transport is not None:
+            client.send(b"\x03\xe8", CLOSE)  # 1000, a normal close
+    await asyncio.wait([client.closed for client in run.clients], timeout=SETTLE_SECONDS)
+    return run, server_cpu, mine_cpu
+
+
+async def _check_records(db: str, acked: dict[str, int]) -> None:
+    """Every table's stored log replays as a valid match of exactly the actions its clients
+    saw broadcast."""
+    store = Store(db)
+    await store.start()
+    try:
+        rules = tarabish.Rules.from_dict(RULES)
+        for table, count in acked.items():
+            stored = await store.load(table)
+            assert stored is not None, table
+            match = tarabish.MatchState(seed=stored.config["seed"], rules=rules)
+            for action in stored.actions:
+                match.apply(action)  # checked: an action the rules refuse raises
+            assert len(stored.actions) == count, (table, len(stored.actions), count)
+    finally:
+        await store.stop()
 
 
 def engine_alone(tables: int, actions: int, *, messages: bool) -> float:
-    """Actions per CPU second of the same random play on the engine alone, round robin over
+    """CPU seconds an action of the same random play on the engine alone, round robin over
     ``tables`` matches: bare ``apply``, or (``messages``) also what the server builds for the
-    four seats after each action (``events(seat, since)``, ``table_view(seat)``, JSON)."""
+    four seats after each action (``events(seat, since)`` and ``table_view_json(seat)``, one
+    JSON text each)."""
     rules = tarabish.Rules.from_dict(RULES)
     matches = [tarabish.MatchState(seed=seed, rules=rules) for seed in range(tables)]
-    sent = [[0] * 4 for _ in range(tables)]
+    sent = [[0] * SEATS for _ in range(tables)]
     rng = random.Random(1)
-    started = time.process_time()  # CPU time: comparable with the server's, whatever the load
+    started = time.process_time()
     for number in range(actions):
         index = number % tables
         match = matches[index]
         seat = match.to_move
-        view = match.table_view(seat).to_dict()
-        match.apply(rng.choice(_choices(view, seat)), seat)
+        ids = [i for i in match.legal_action_ids(seat) if i not in CALLS] or [
+            i for i in match.allowed_action_ids(seat) if i not in CALLS
+        ]
+        match.apply(rng.choice(ids), seat)
         if messages:
-            for other in range(4):
+            for other in range(SEATS):
                 events = match.events(other, sent[index][other])
-                text = json.dumps(
-                    {"type": "events", "events": events, "view": match.table_view(other).to_dict()}
+                text = (
+                    '{"type":"events","events":'
+                    + orjson.dumps(events).decode()
+                    + ',"view":'
+                    + match.table_view_json(other)
+                    + "}"
                 )
-                sent[index][other] = events[-1]["seq"] if events else sent[index][other]
-                assert text
-    return actions / (time.process_time() - started)
+                assert text and events
+                sent[index][other] = events[-1]["seq"]
+    return (time.process_time() - started) / actions
 
 
 def run(tables: int, seconds: float, db: str | None = None) -> Report:
     """One bounded run on a new server (SQLite in a temp folder unless ``db`` is given)."""
     if not 0 < tables <= MAX_TABLES or not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"tables 1..{MAX_TABLES} and seconds up to {MAX_SECONDS}")
+    # Two sockets a connection in one process each side: raise the open-file limit.
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = min(hard, max(soft, 2 * SEATS * tables + 1024))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     with tempfile.TemporaryDirectory() as folder:
-        server = Server(db or f"sqlite:///{Path(folder) / 'load.sqlite3'}")
+        url = db or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
+        server = Server(url)
         try:
             ids = [server.create(rules=RULES, seed=seed) for seed in range(tables)]
-            load, elapsed = asyncio.run(_drive(server, ids, seconds))
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                load, server_cpu, mine_cpu = runner.run(_drive(server, ids, seconds))
         finally:
             server.stop()
-    latencies = sorted(load.latencies) or [0.0]
+        acked: dict[str, int] = dict.fromkeys(ids, 0)
+        for client in load.clients:
+            acked[client.table] += client.acked
+        asyncio.run(_check_records(url, acked))
     count = len(load.latencies)
+    latencies = sorted(load.latencies) or [0.0]
+    total = sum(acked.values())
+    sample = max(total, 1000)
     return Report(
         tables=tables,
-        connections=4 * tables,
-        seconds=elapsed,
+        connections=SEATS * tables,
+        seconds=seconds,
         actions=count,
+        total_actions=total,
         errors=len(load.errors),
-        tables_moved=len(load.tables_moved),
+        tables_moved=sum(1 for value in acked.values() if value),
         p50_ms=1000 * statistics.median(latencies),
         p99_ms=1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
-        server_cpu_ms_per_action=1000 * load.server_cpu / max(count, 1),
-        engine_apply_per_second=engine_alone(tables, max(count, 1000), messages=False),
-        engine_messages_per_second=engine_alone(tables, max(count, 1000), messages=True),
+        server_cpu_ms_per_action=1000 * sum(server_cpu) / max(count, 1),
+        server_system_share=server_cpu[1] / max(sum(server_cpu), 1e-9),
+        generator_cpu_ms_per_action=1000 * sum(mine_cpu) / max(count, 1),
+        generator_system_share=mine_cpu[1] / max(sum(mine_cpu), 1e-9),
+        engine_apply_ms_per_action=1000 * engine_alone(tables, sample, messages=False),
+        engine_messages_ms_per_action=1000 * engine_alone(tables, sample, messages=True),
+        load_average=os.getloadavg(),
     )
 
 
