@@ -8,7 +8,7 @@ use std::fmt::Write;
 use crate::cards::Card;
 use crate::infoset::InfoSet;
 use crate::seats::team_of;
-use crate::state::{action_text, Phase};
+use crate::state::{action_text, Hand, Phase, TrickRecord};
 use crate::table::TableHand;
 
 /// The table view of `seat` as compact JSON text: the object `TableView.to_dict()` gives, with
@@ -16,12 +16,7 @@ use crate::table::TableHand;
 pub fn table_view_json(hand: &TableHand, seat: u8) -> String {
     let info = InfoSet::of_table(hand, seat);
     let core = hand.hand();
-    let mut tricks_won = [0u32; 2];
-    let mut last_trick = None;
-    for trick in core.completed_tricks() {
-        tricks_won[team_of(trick.winner)] += 1;
-        last_trick = Some(trick);
-    }
+    let (tricks_won, last_trick) = tricks_won_and_last(core);
     let mut out = String::with_capacity(640);
     let _ = write!(
         out,
@@ -112,6 +107,18 @@ pub fn table_view_json(hand: &TableHand, seat: u8) -> String {
     ids(&mut out, hand.legal_mask(seat));
     out.push('}');
     out
+}
+
+/// The table view's `tricks_won` (completed tricks by team) and `last_trick` (R8.4: the last
+/// completed trick only).
+pub(crate) fn tricks_won_and_last(core: &Hand) -> ([u32; 2], Option<TrickRecord>) {
+    let mut tricks_won = [0u32; 2];
+    let mut last_trick = None;
+    for trick in core.completed_tricks() {
+        tricks_won[team_of(trick.winner)] += 1;
+        last_trick = Some(trick);
+    }
+    (tricks_won, last_trick)
 }
 
 fn optional(out: &mut String, value: Option<impl std::fmt::Display>) {

@@ -13,9 +13,9 @@ use crate::events::{Event, EventKind};
 use crate::infoset::InfoSet;
 use crate::observe::{information_string, write_tensor, TENSOR_SIZE};
 use crate::runs::Runs;
-use crate::seats::team_of;
 use crate::state::{Hand, Phase, TrickRecord, MISPLAY, NUM_ACTIONS};
 use crate::table::{CallRecord, TableHand};
+use crate::view_json::tricks_won_and_last;
 
 static ACTION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static PHASE_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -272,12 +272,7 @@ pub fn info_string(hand: &TableHand, seat: u8) -> String {
 /// What a person at `seat` sees on the table now (R8.4, docs/TABLE.md "The table view").
 pub fn table_view<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
     let core = hand.hand();
-    let mut tricks_won = [0u32; 2];
-    let mut last_trick = None;
-    for trick in core.completed_tricks() {
-        tricks_won[team_of(trick.winner)] += 1;
-        last_trick = Some(trick);
-    }
+    let (tricks_won, last_trick) = tricks_won_and_last(core);
     let shown: PyResult<Vec<_>> = (0..4u8)
         .map(|s| {
             let cards: Vec<Card> = hand.shown(s).cards().iter().collect();
