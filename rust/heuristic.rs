@@ -70,6 +70,16 @@ impl Policy for HeuristicBot {
 /// that knows `cards`: the sum of [`weight`]s of the trump J, 9, A, 10 and others, trump
 /// length, side aces and tens, voids, bella and runs.
 pub fn expected_margin(cards: CardSet, trump: Suit) -> i32 {
+    margin_with_runs(cards, trump, run_points(cards))
+}
+
+/// The points of all the runs among `cards` (R4.1), whatever the trump.
+fn run_points(cards: CardSet) -> u32 {
+    find_runs(cards).as_slice().iter().map(|r| r.points()).sum()
+}
+
+/// [`expected_margin`] given the run points of `cards` (found once for the four suits).
+fn margin_with_runs(cards: CardSet, trump: Suit, runs: u32) -> i32 {
     use weight::*;
     let trumps = cards.of_suit(trump);
     let side = cards.minus(trump.mask());
@@ -90,7 +100,6 @@ pub fn expected_margin(cards: CardSet, trump: Suit) -> i32 {
         .iter()
         .filter(|&&suit| suit != trump && cards.of_suit(suit).is_empty())
         .count() as i32;
-    let runs: u32 = find_runs(cards).as_slice().iter().map(|r| r.points()).sum();
     BASE + honour_value
         + SMALL_TRUMP * (length - held)
         + if length >= 3 { THREE_TRUMPS } else { 0 }
@@ -110,12 +119,14 @@ pub fn expected_margin(cards: CardSet, trump: Suit) -> i32 {
 /// passing is not allowed).
 fn call(info: &InfoSet, legal: u64) -> u8 {
     let known = info.hand();
-    let best = Suit::ALL
+    let runs = run_points(known);
+    let (best, margin) = Suit::ALL
         .into_iter()
-        .max_by_key(|&s| (expected_margin(known, s), std::cmp::Reverse(s as u8)))
-        .unwrap_or(Suit::Clubs);
+        .map(|suit| (suit, margin_with_runs(known, suit, runs)))
+        .max_by_key(|&(suit, margin)| (margin, std::cmp::Reverse(suit as u8)))
+        .unwrap_or((Suit::Clubs, 0));
     let may_pass = legal & (1 << PASS) != 0;
-    if may_pass && expected_margin(known, best) < CALL_MARGIN {
+    if may_pass && margin < CALL_MARGIN {
         PASS
     } else {
         CALL_BASE + best as u8
@@ -124,8 +135,9 @@ fn call(info: &InfoSet, legal: u64) -> u8 {
 
 /// The cards no one has played and this seat does not hold.
 fn outstanding(info: &InfoSet) -> CardSet {
-    let played: CardSet = info.plays().iter().copied().collect();
-    CardSet::DECK.minus(played).minus(info.hand())
+    (0..4u8)
+        .fold(CardSet::DECK, |out, who| out.minus(info.played_by(who)))
+        .minus(info.hand())
 }
 
 /// Whether `card` beats every outstanding card of its suit (a master card).
