@@ -66,20 +66,16 @@ impl Policy for HeuristicBot {
     }
 }
 
-/// The calling team's expected score margin for the hand (R6) if `trump` is called by a seat
-/// that knows `cards`: the sum of [`weight`]s of the trump J, 9, A, 10 and others, trump
-/// length, side aces and tens, voids, bella and runs.
-pub fn expected_margin(cards: CardSet, trump: Suit) -> i32 {
-    margin_with_runs(cards, trump, run_points(cards))
-}
-
-/// The points of all the runs among `cards` (R4.1), whatever the trump.
+/// The points of all the runs among `cards` (R4.1), whatever the trump: found once for the
+/// four suits.
 fn run_points(cards: CardSet) -> u32 {
     find_runs(cards).as_slice().iter().map(|r| r.points()).sum()
 }
 
-/// [`expected_margin`] given the run points of `cards` (found once for the four suits).
-fn margin_with_runs(cards: CardSet, trump: Suit, runs: u32) -> i32 {
+/// The calling team's expected score margin for the hand (R6) if `trump` is called by a seat
+/// that knows `cards`, whose runs are worth `runs` ([`run_points`]): the sum of [`weight`]s of
+/// the trump J, 9, A, 10 and others, trump length, side aces and tens, voids, bella and runs.
+fn expected_margin(cards: CardSet, trump: Suit, runs: u32) -> i32 {
     use weight::*;
     let trumps = cards.of_suit(trump);
     let side = cards.minus(trump.mask());
@@ -122,7 +118,7 @@ fn call(info: &InfoSet, legal: u64) -> u8 {
     let runs = run_points(known);
     let (best, margin) = Suit::ALL
         .into_iter()
-        .map(|suit| (suit, margin_with_runs(known, suit, runs)))
+        .map(|suit| (suit, expected_margin(known, suit, runs)))
         .max_by_key(|&(suit, margin)| (margin, std::cmp::Reverse(suit as u8)))
         .unwrap_or((Suit::Clubs, 0));
     let may_pass = legal & (1 << PASS) != 0;
@@ -311,7 +307,8 @@ mod tests {
         let call = decide(&stuck);
         assert_ne!(call, PASS);
         let named = Suit::ALL[(call - CALL_BASE) as usize];
-        let margin = |suit| expected_margin(stuck_seat.hand(), suit);
+        let known = stuck_seat.hand();
+        let margin = |suit| expected_margin(known, suit, run_points(known));
         assert!(Suit::ALL.iter().all(|&suit| margin(suit) <= margin(named)));
     }
 
