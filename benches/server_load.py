@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import gc
 import os
 import random
 import resource
@@ -43,6 +44,7 @@ import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from serverkit import Server
+from tarabish.server import GC_THRESHOLDS
 from tarabish.server.store import Store
 
 RULES = {"target": 65535, "declarations": "manual", "enforce_legal_play": False}
@@ -53,6 +55,7 @@ CONNECT_BATCH = 400
 """Connections opened at once while the tables fill up."""
 MAX_TABLES = 2000
 MAX_SECONDS = 120.0
+MAX_RATE = 100.0
 SETTLE_SECONDS = 10.0
 """How long the clients may take to join before the clock starts, and to hear the broadcast of
 their last action after it stops."""
@@ -80,6 +83,8 @@ class Run:
     ready: int = 0
     all_ready: asyncio.Event = field(default_factory=asyncio.Event)
     expected: int = 0
+    think: float | None = None
+    """Seconds a client waits on average before it acts (``1 / rate``), or None: at once."""
 
 
 class Seat(asyncio.Protocol):
@@ -179,11 +184,22 @@ class Seat(asyncio.Protocol):
                 run.all_ready.set()
         if self.turn in payload:
             if run.sending:
-                self.act(payload)
+                self.turn_now(payload)
             elif not run.started:
                 self.waiting_turn = payload
 
+    def turn_now(self, payload: bytes) -> None:
+        """Act at once (a closed loop: the load is what the server can take), or after a
+        seeded think time around ``1 / rate`` (the load is the rate asked for)."""
+        if self.run.think is None:
+            self.act(payload)
+        else:
+            think = self.run.think * (0.5 + self.rng.random())
+            asyncio.get_running_loop().call_later(think, self.act, payload)
+
     def act(self, payload: bytes) -> None:
+        if not self.run.sending:
+            return
         view = orjson.loads(payload)["view"]
         if view["phase"] == "done":
             return
@@ -196,7 +212,7 @@ class Seat(asyncio.Protocol):
 
     def start(self) -> None:
         if self.waiting_turn is not None:
-            self.act(self.waiting_turn)
+            self.turn_now(self.waiting_turn)
             self.waiting_turn = None
 
 
@@ -217,6 +233,7 @@ class Report:
 
     tables: int
     connections: int
+    rate: float | None
     seconds: float
     actions: int
     total_actions: int
@@ -238,8 +255,14 @@ class Report:
 
     def lines(self) -> list[str]:
         load = ", ".join(f"{value:.2f}" for value in self.load_average)
+        pace = (
+            "each table as fast as the server answers"
+            if self.rate is None
+            else f"{self.rate:g} actions a second a table offered "
+            f"({self.rate * self.tables:,.0f} in all)"
+        )
         return [
-            f"server: {self.tables} tables, {self.connections} connections, "
+            f"server: {self.tables} tables, {self.connections} connections, {pace}; "
             f"{self.actions_per_second:,.0f} actions/s over {self.seconds:.0f} s "
             f"({self.actions} actions; {self.total_actions} in all, each stored), "
             f"latency p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
@@ -256,9 +279,9 @@ class Report:
 
 
 async def _drive(
-    server: Server, tables: list[str], seconds: float
+    server: Server, tables: list[str], seconds: float, rate: float | None
 ) -> tuple[Run, tuple[float, float], tuple[float, float]]:
-    run = Run()
+    run = Run(think=None if rate is None else 1.0 / rate)
     loop = asyncio.get_running_loop()
     host = urlsplit(server.url).netloc
     run.connections = SEATS * len(tables)
@@ -274,6 +297,7 @@ async def _drive(
         await asyncio.gather(*batch)
     async with asyncio.timeout(SETTLE_SECONDS * 3):
         await run.all_ready.wait()
+    gc.freeze()  # the clients live through the run: the collector need not walk them again
     server_before = cpu_seconds(server.process.pid)
     mine_before = cpu_seconds(os.getpid())
     begin = time.perf_counter()
@@ -346,21 +370,27 @@ def engine_alone(tables: int, actions: int, *, messages: bool) -> float:
     return (time.process_time() - started) / actions
 
 
-def run(tables: int, seconds: float, db: str | None = None) -> Report:
-    """One bounded run on a new server (SQLite in a temp folder unless ``db`` is given)."""
+def run(tables: int, seconds: float, db: str | None = None, rate: float | None = None) -> Report:
+    """One bounded run on a new server (SQLite in a temp folder unless ``db`` is given): each
+    table as fast as its clients hear their turn (``rate`` None: what the server can take, at
+    the latency that gives), or about ``rate`` actions a second a table (an offered load of
+    ``tables * rate`` actions a second, and the latency at that load)."""
     if not 0 < tables <= MAX_TABLES or not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"tables 1..{MAX_TABLES} and seconds up to {MAX_SECONDS}")
+    if rate is not None and not 0 < rate <= MAX_RATE:
+        raise ValueError(f"rate: actions a second a table, up to {MAX_RATE}")
     # Two sockets a connection in one process each side: raise the open-file limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 2 * SEATS * tables + 1024))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    gc.set_threshold(*GC_THRESHOLDS)  # as the server does, for the same reason
     with tempfile.TemporaryDirectory() as folder:
         url = db or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
         server = Server(url)
         try:
             ids = [server.create(rules=RULES, seed=seed) for seed in range(tables)]
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                load, server_cpu, mine_cpu = runner.run(_drive(server, ids, seconds))
+                load, server_cpu, mine_cpu = runner.run(_drive(server, ids, seconds, rate))
         finally:
             server.stop()
         acked: dict[str, int] = dict.fromkeys(ids, 0)
@@ -374,6 +404,7 @@ def run(tables: int, seconds: float, db: str | None = None) -> Report:
     return Report(
         tables=tables,
         connections=SEATS * tables,
+        rate=rate,
         seconds=seconds,
         actions=count,
         total_actions=total,
@@ -396,8 +427,14 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--db", default=None, help="a database URL (default: SQLite in a temp dir)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="actions a second a table (default: each table as fast as the server answers)",
+    )
     args = parser.parse_args()
-    for line in run(args.tables, args.seconds, args.db).lines():
+    for line in run(args.tables, args.seconds, args.db, args.rate).lines():
         print(line)
 
 
