@@ -57,6 +57,16 @@ struct Bucket {
     ways: Vec<[CardSet; 3]>,
 }
 
+/// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
+/// the state's moves up to this one, the completions after it, the bucket and the next state.
+#[derive(Clone, Copy, Debug)]
+struct Move {
+    end: u64,
+    per_way: u64,
+    bucket: u32,
+    next: u32,
+}
+
 /// Draws worlds consistent with one seat's information set, exactly uniformly.
 #[derive(Clone, Debug)]
 pub struct WorldSampler {
@@ -75,9 +85,12 @@ pub struct WorldSampler {
     left_after: [u32; 5],
     /// Flags every announcing seat must reach.
     target_flags: u8,
-    /// After trump: each other seat's cards still to give, and the draw below the count.
-    root_caps: [usize; 3],
+    /// After trump: the state of the dynamic program at the first suit, the draw below the
+    /// count, and each reachable state's next moves (`move_range[level * STATES + state]`).
+    root_state: usize,
     root_draw: Below,
+    moves: Vec<Move>,
+    move_range: Vec<(u32, u32)>,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -98,8 +111,10 @@ impl WorldSampler {
             completions: Vec::new(),
             left_after: [0; 5],
             target_flags: 0,
-            root_caps: [0; 3],
+            root_state: 0,
             root_draw: Below::default(),
+            moves: Vec::new(),
+            move_range: Vec::new(),
             count: 0,
             template: None,
         };
@@ -240,10 +255,51 @@ impl WorldSampler {
             .others
             .map(|who| (info.hand_size(who) - info.known_held(who).len()) as usize);
         self.completions = completions;
-        let count = self.completions[0][state_index(caps[0], caps[1], 0)];
-        self.root_caps = caps;
+        let root = state_index(caps[0], caps[1], 0);
+        let count = self.completions[0][root];
         self.root_draw = Below::new(count);
+        self.root_state = root;
+        self.list_moves();
         count
+    }
+
+    /// For every state the draw can reach, suit by suit from the root, the buckets it may
+    /// take next with their cumulative weights (the decoding of [`Self::draw_after_trump`]
+    /// then scans only these, in bucket order: the same draw as scanning every bucket).
+    fn list_moves(&mut self) {
+        self.moves.clear();
+        self.move_range.clear();
+        self.move_range.resize(4 * STATES, (0, 0));
+        let mut reached = vec![false; STATES];
+        reached[self.root_state] = true;
+        for level in 0..4 {
+            let mut next_reached = vec![false; STATES];
+            for state in (0..STATES).filter(|&state| reached[state]) {
+                let (r0, r1, flags) = state_parts(state);
+                let r = [r0, r1, self.left_after[level] as usize - r0 - r1];
+                let first = self.moves.len() as u32;
+                let mut end = 0u64;
+                for (index, bucket) in self.buckets[level].iter().enumerate() {
+                    let Some(next) = step(r, flags, bucket) else {
+                        continue;
+                    };
+                    let per_way = self.completions[level + 1][next];
+                    if per_way == 0 {
+                        continue;
+                    }
+                    end += bucket.ways.len() as u64 * per_way;
+                    next_reached[next] = true;
+                    self.moves.push(Move {
+                        end,
+                        per_way,
+                        bucket: index as u32,
+                        next: next as u32,
+                    });
+                }
+                self.move_range[level * STATES + state] = (first, self.moves.len() as u32);
+            }
+            reached = next_reached;
+        }
     }
 
     /// Every way to give `suit`'s unseen cards to the other seats that agrees with their
@@ -340,27 +396,24 @@ impl WorldSampler {
     #[inline]
     fn draw_after_trump(&self, rng: &mut SplitMix64) -> [CardSet; 3] {
         let mut x = self.root_draw.below(rng);
-        let mut r = self.root_caps;
-        let mut flags = 0u8;
+        let mut state = self.root_state;
         let mut hands = self.fixed;
         for level in 0..4 {
-            for bucket in &self.buckets[level] {
-                let Some(next) = step(r, flags, bucket) else {
-                    continue;
-                };
-                let per_way = self.completions[level + 1][next];
-                let weight = bucket.ways.len() as u64 * per_way;
-                if x >= weight {
-                    x -= weight;
+            let (first, last) = self.move_range[level * STATES + state];
+            let mut start = 0u64;
+            for step in &self.moves[first as usize..last as usize] {
+                if x >= step.end {
+                    start = step.end;
                     continue;
                 }
-                let way = &bucket.ways[(x / per_way) as usize];
-                x %= per_way;
+                x -= start;
+                let way =
+                    &self.buckets[level][step.bucket as usize].ways[(x / step.per_way) as usize];
+                x %= step.per_way;
                 for j in 0..3 {
                     hands[j] = hands[j].union(way[j]);
-                    r[j] -= bucket.counts[j] as usize;
                 }
-                flags |= bucket.reached;
+                state = step.next as usize;
                 break;
             }
         }
