@@ -115,7 +115,7 @@ struct Node {
 const EMPTY: u8 = u8::MAX;
 /// Children are kept in blocks of this many adjacent slots, so the walk over a node's children
 /// reads adjacent memory instead of chasing one pointer a child.
-const BLOCK: usize = 8;
+const BLOCK: usize = 4;
 
 impl Node {
     const EMPTY: Node = Node {

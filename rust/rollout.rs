@@ -17,6 +17,8 @@ use crate::variants::Rules;
 
 /// Cards played in a whole hand (R2.4: nine each).
 const HAND_PLAYS: u8 = 36;
+/// The low 32 bits of a draw.
+const HALF: u64 = u32::MAX as u64;
 /// Cards in a trick.
 const TRICK_CARDS: usize = 4;
 
@@ -157,10 +159,21 @@ impl Rollout {
     /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
     #[inline(always)]
     pub(crate) unsafe fn finish_random<const BMI2: bool>(&mut self, rng: &mut SplitMix64) {
+        // Each 64-bit draw makes two choices, one from each half (multiply-shift on 32 bits:
+        // a choice among at most 9 cards is off uniform by less than 2^-29).
+        let (mut halves, mut spare) = (0u64, false);
         while !self.is_over() {
             let cards = self.legal().bits();
+            let half = if spare {
+                halves >> 32
+            } else {
+                halves = rng.next_u64();
+                halves & HALF
+            };
+            spare = !spare;
+            let k = ((half * cards.count_ones() as u64) >> 32) as u32;
             // SAFETY: the caller's guarantee.
-            let index = unsafe { select_with::<BMI2>(cards, rng.below(cards.count_ones())) };
+            let index = unsafe { select_with::<BMI2>(cards, k) };
             self.play(Card::from_index_unchecked(index as u8));
         }
     }
