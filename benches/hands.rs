@@ -167,38 +167,70 @@ fn main() {
     ismcts();
 }
 
+/// The CPU time of this process so far (user + system, from `/proc/self/stat`; `None` where
+/// there is no such file): with the wall clock it tells a machine busy with other work (CPU
+/// time per iteration unchanged, wall clock longer) from a serial section in the search.
+fn process_cpu_seconds() -> Option<f64> {
+    /// Clock ticks a second of `/proc` times (`getconf CLK_TCK` on Linux).
+    const TICKS: f64 = 100.0;
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let user: f64 = fields.get(11)?.parse().ok()?;
+    let system: f64 = fields.get(12)?.parse().ok()?;
+    Some((user + system) / TICKS)
+}
+
 /// ISMCTS (docs/SEARCH.md) at trick one: iterations a second on one thread with random and
-/// greedy playouts, a decision at the default budget, and root parallelism on two threads.
+/// greedy playouts, a decision at the default budget, and root parallelism on two threads
+/// (wall clock and CPU time: a speed-up below 2x with the same CPU time an iteration means the
+/// second core was busy, not that the search has a serial section).
 fn ismcts() {
     let mut hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
     hand.apply(36).unwrap();
     let seat = hand.to_move().unwrap();
     let info = InfoSet::new(&hand, seat);
     let legal = hand.legal_mask();
+    let start = Instant::now();
+    let sampler = WorldSampler::new(&info);
+    let setup = start.elapsed().as_secs_f64();
+    assert!(sampler.count() > 1);
+    // The median wall-clock seconds of a decision and the mean CPU seconds (over all rounds:
+    // `/proc` counts in hundredths of a second).
     let time = |spec: &str| {
+        const ROUNDS: u64 = 15;
         let mut bot = BotSpec::parse(spec).unwrap().build();
-        let mut samples = Vec::new();
-        for round in 0..5 {
+        let mut walls = Vec::new();
+        let cpu = process_cpu_seconds();
+        for round in 0..ROUNDS {
             let start = Instant::now();
             let action = bot.act(&info, legal, &mut SplitMix64::new(round));
-            samples.push(start.elapsed().as_secs_f64());
+            walls.push(start.elapsed().as_secs_f64());
             assert!(legal & (1 << action) != 0);
         }
-        median(samples)
+        let cpu = match (cpu, process_cpu_seconds()) {
+            (Some(before), Some(after)) => (after - before) / ROUNDS as f64,
+            _ => f64::NAN,
+        };
+        (median(walls), cpu)
     };
     let iterations = 20_000.0;
-    let random = time("ismcts:iterations=20000,playout=0");
-    let greedy = time("ismcts:iterations=20000,playout=1");
-    let two = time("ismcts:iterations=20000,playout=0,threads=2");
-    let default = time("ismcts");
+    let (random, random_cpu) = time("ismcts:iterations=20000,playout=0");
+    let (greedy, _) = time("ismcts:iterations=20000,playout=1");
+    let (two, two_cpu) = time("ismcts:iterations=20000,playout=0,threads=2");
+    let (default, _) = time("ismcts");
     println!(
-        "ismcts, 1 thread: {:.0} iterations/s (random playouts), {:.0} (greedy playouts)",
+        "ismcts, 1 thread: {:.0} iterations/s (random playouts), {:.0} (greedy playouts); sampler built in {:.2} ms a decision",
         iterations / random,
-        iterations / greedy
+        iterations / greedy,
+        setup * 1e3
     );
     println!(
-        "ismcts, 2 threads: {:.2}x one thread; a decision at the default budget: {:.1} ms",
+        "ismcts, 2 threads: {:.2}x one thread wall-clock (CPU time a decision {:.1} ms on 2 threads, {:.1} ms on 1); a decision at the default budget: {:.1} ms",
         random / two,
+        two_cpu * 1e3,
+        random_cpu * 1e3,
         default * 1e3
     );
 }
