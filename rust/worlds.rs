@@ -593,6 +593,35 @@ mod tests {
         }
     }
 
+    /// A world drawn straight into the search kernel is the kernel of the world `sample`
+    /// draws from the same generator: the same cards held and the same runs and bella still to
+    /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`.
+    #[test]
+    fn kernel_worlds_are_the_sampled_worlds() {
+        let mut checked = 0;
+        for seed in 0..300u64 {
+            let rules = Rules {
+                team_runs: seed & 8 != 0,
+                ..variant(seed)
+            };
+            let real = random_state(seed, 1 + (seed % 40) as usize, rules);
+            let Some(seat) = real.to_move() else {
+                continue;
+            };
+            let sampler = WorldSampler::new(&InfoSet::new(&real, seat));
+            let Some(template) = Rollout::of(&sampler.sample(&mut SplitMix64::new(0))) else {
+                continue;
+            };
+            for draw in 0..4 {
+                let kernel = sampler.sample_rollout(&template, &mut SplitMix64::new(draw));
+                let world = sampler.sample(&mut SplitMix64::new(draw));
+                assert_eq!(Some(kernel), Rollout::of(&world), "seed {seed}");
+            }
+            checked += 1;
+        }
+        assert!(checked > 200);
+    }
+
     /// Every consistent world by brute force: each way to give the unseen cards to the other
     /// seats (or, before trump, too many to list), kept when its view is the seat's view.
     fn brute_count(real: &Hand, seat: u8) -> u64 {
