@@ -46,11 +46,7 @@ class _Uvicorn(uvicorn.Server):
         self._captured_signals.clear()
 
 
-async def _run(server: uvicorn.Server, host: str) -> None:
-    listening = server.config.bind_socket()
-    # Accepted connections inherit it: a client that stops reading holds at most this much
-    # of the kernel's memory, and its sends stop (then time out, P1.4) instead of piling up.
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
+async def _run(server: uvicorn.Server, host: str, listening: socket.socket) -> None:
     task = asyncio.ensure_future(server.serve(sockets=[listening]))
     while not server.started and not task.done():
         await asyncio.sleep(0.02)
@@ -97,8 +93,15 @@ def serve(
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     server = _Uvicorn(config)
+    try:
+        listening = config.bind_socket()  # logs why it could not (the port is in use ...)
+    except SystemExit:
+        return 1
+    # Accepted connections inherit it: a client that stops reading holds at most this much of
+    # the kernel's memory, and its sends stop (then time out, P1.4) instead of piling up.
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
     with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
-        runner.run(_run(server, host))
+        runner.run(_run(server, host, listening))
     return 0 if server.started else 1
 
 
