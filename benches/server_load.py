@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import contextlib
 import gc
 import os
 import random
@@ -43,7 +44,7 @@ import tarabish
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serverkit import Server
+from serverkit import Server, postgres
 from tarabish.server import GC_THRESHOLDS
 from tarabish.server.store import Store
 
@@ -56,6 +57,8 @@ CONNECT_BATCH = 400
 MAX_TABLES = 2000
 MAX_SECONDS = 120.0
 MAX_RATE = 100.0
+THROWAWAY_POSTGRESQL = "postgresql"
+"""``--db postgresql``: a PostgreSQL cluster started for the run (tests/serverkit.py)."""
 SETTLE_SECONDS = 10.0
 """How long the clients may take to join before the clock starts, and to hear the broadcast of
 their last action after it stops."""
@@ -426,7 +429,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--db", default=None, help="a database URL (default: SQLite in a temp dir)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="a database URL, or 'postgresql' for a throwaway PostgreSQL cluster started here "
+        "(default: SQLite in a temp dir)",
+    )
     parser.add_argument(
         "--rate",
         type=float,
@@ -434,8 +442,12 @@ def main() -> None:
         help="actions a second a table (default: each table as fast as the server answers)",
     )
     args = parser.parse_args()
-    for line in run(args.tables, args.seconds, args.db, args.rate).lines():
-        print(line)
+    with contextlib.ExitStack() as stack:
+        db = args.db
+        if db == THROWAWAY_POSTGRESQL:
+            db = stack.enter_context(postgres()).url
+        for line in run(args.tables, args.seconds, db, args.rate).lines():
+            print(line)
 
 
 if __name__ == "__main__":
