@@ -58,12 +58,14 @@ struct Bucket {
 }
 
 /// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
-/// the state's moves up to this one, the completions after it, the bucket and the next state.
+/// the state's moves up to this one, the completions after it, where the bucket's ways start
+/// and the next state.
 #[derive(Clone, Copy, Debug)]
 struct Move {
     end: u64,
     per_way: u64,
-    bucket: u32,
+    /// The bucket's first way in [`WorldSampler::ways`].
+    first_way: u32,
     next: u32,
 }
 
@@ -91,6 +93,8 @@ pub struct WorldSampler {
     root_draw: Below,
     moves: Vec<Move>,
     move_range: Vec<(u32, u32)>,
+    /// Every bucket's ways, suit by suit, in one array (a draw reads one way a suit).
+    ways: Vec<[CardSet; 3]>,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -115,6 +119,7 @@ impl WorldSampler {
             root_draw: Below::default(),
             moves: Vec::new(),
             move_range: Vec::new(),
+            ways: Vec::new(),
             count: 0,
             template: None,
         };
@@ -270,6 +275,14 @@ impl WorldSampler {
         self.moves.clear();
         self.move_range.clear();
         self.move_range.resize(4 * STATES, (0, 0));
+        self.ways.clear();
+        let mut first_way: [Vec<u32>; 4] = Default::default();
+        for level in 0..4 {
+            for bucket in &self.buckets[level] {
+                first_way[level].push(self.ways.len() as u32);
+                self.ways.extend_from_slice(&bucket.ways);
+            }
+        }
         let mut reached = vec![false; STATES];
         reached[self.root_state] = true;
         for level in 0..4 {
@@ -292,7 +305,7 @@ impl WorldSampler {
                     self.moves.push(Move {
                         end,
                         per_way,
-                        bucket: index as u32,
+                        first_way: first_way[level][index],
                         next: next as u32,
                     });
                 }
@@ -407,8 +420,7 @@ impl WorldSampler {
                     continue;
                 }
                 x -= start;
-                let way =
-                    &self.buckets[level][step.bucket as usize].ways[(x / step.per_way) as usize];
+                let way = &self.ways[step.first_way as usize + (x / step.per_way) as usize];
                 x %= step.per_way;
                 for j in 0..3 {
                     hands[j] = hands[j].union(way[j]);
