@@ -55,6 +55,8 @@ struct Bucket {
     reached: u8,
     /// Each way: the cards each other seat gets.
     ways: Vec<[CardSet; 3]>,
+    /// Where these ways start in [`WorldSampler::ways`].
+    first_way: u32,
 }
 
 /// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
@@ -276,12 +278,9 @@ impl WorldSampler {
         self.move_range.clear();
         self.move_range.resize(4 * STATES, (0, 0));
         self.ways.clear();
-        let mut first_way: [Vec<u32>; 4] = Default::default();
-        for level in 0..4 {
-            for bucket in &self.buckets[level] {
-                first_way[level].push(self.ways.len() as u32);
-                self.ways.extend_from_slice(&bucket.ways);
-            }
+        for bucket in self.buckets.iter_mut().flatten() {
+            bucket.first_way = self.ways.len() as u32;
+            self.ways.extend_from_slice(&bucket.ways);
         }
         let mut reached = vec![false; STATES];
         reached[self.root_state] = true;
@@ -292,7 +291,7 @@ impl WorldSampler {
                 let r = [r0, r1, self.left_after[level] as usize - r0 - r1];
                 let first = self.moves.len() as u32;
                 let mut end = 0u64;
-                for (index, bucket) in self.buckets[level].iter().enumerate() {
+                for bucket in &self.buckets[level] {
                     let Some(next) = step(r, flags, bucket) else {
                         continue;
                     };
@@ -305,7 +304,7 @@ impl WorldSampler {
                     self.moves.push(Move {
                         end,
                         per_way,
-                        first_way: first_way[level][index],
+                        first_way: bucket.first_way,
                         next: next as u32,
                     });
                 }
@@ -360,6 +359,7 @@ impl WorldSampler {
                     counts,
                     reached,
                     ways: vec![*given],
+                    first_way: 0,
                 }),
             }
         });
