@@ -13,10 +13,10 @@ use crate::variants::Rules;
 /// J 9 A T K Q 8 7 6 (R1.2).
 pub(crate) const TRUMP_STRENGTH: [u8; 9] = [0, 1, 2, 7, 5, 8, 3, 4, 6];
 /// Trick strength of each natural rank in a plain suit: A T K Q J 9 8 7 6 (R1.2).
-const PLAIN_STRENGTH: [u8; 9] = [0, 1, 2, 3, 7, 4, 5, 6, 8];
+pub(crate) const PLAIN_STRENGTH: [u8; 9] = [0, 1, 2, 3, 7, 4, 5, 6, 8];
 /// R1.3 card points by natural rank.
 pub(crate) const TRUMP_POINTS: [u8; 9] = [0, 0, 0, 14, 10, 20, 3, 4, 11];
-const PLAIN_POINTS: [u8; 9] = [0, 0, 0, 0, 10, 2, 3, 4, 11];
+pub(crate) const PLAIN_POINTS: [u8; 9] = [0, 0, 0, 0, 10, 2, 3, 4, 11];
 
 /// Lane masks (natural-rank bits) of the ranks stronger than strength `s`, per order.
 const fn above_masks(strength: [u8; 9]) -> [u32; 9] {

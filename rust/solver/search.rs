@@ -9,7 +9,8 @@
 use super::table::{Bounds, Key, Table};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
-    card_points, cards_above, legal_plays, strength, TrickSoFar, TRUMP_POINTS, TRUMP_STRENGTH,
+    card_points, cards_above, legal_plays, strength, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH,
+    TRUMP_POINTS, TRUMP_STRENGTH,
 };
 use crate::scoring;
 use crate::seats::{next_seat, partner, seat_after, team_of};
@@ -254,23 +255,49 @@ impl<'t> Search<'t> {
         value
     }
 
-    /// Quick bounds on team 0's value at a trick start: a trump stronger than every trump
-    /// the other team holds wins its trick for its team whenever it is played (R5.2; only a
-    /// partner's trump can beat it), so each team is sure of those trumps' own points.
+    /// Quick bounds on team 0's value at a trick start, each a strategy's sure gain:
+    /// - a trump stronger than every trump the other team holds wins its trick for its team
+    ///   whenever it is played (R5.2; only a partner's trump can beat it), so each team is sure
+    ///   of those trumps' own points;
+    /// - the leader can cash the cards of a plain suit that beat every card the other team
+    ///   holds in it, one trick each, as long as no opponent can trump them: an opponent with
+    ///   no trump never can, one with trump must follow suit (R5.1a) while it holds the suit,
+    ///   so the leader's team is sure of the points of as many such cards as the shortest
+    ///   holding of that suit among the opponents with trump. Cashing one suit never makes an
+    ///   opponent with trump discard another suit, and opponents never trump, so the suits
+    ///   and the sure trumps add up.
     #[inline(always)]
     fn sure_bounds(&self, pos: &Position, total: i32) -> (i32, i32) {
-        let trump_lane = |cards: u64| ((cards >> (9 * self.trump as u32)) & SUIT_LANE) as usize;
-        let team0 = BY_STRENGTH[trump_lane(pos.hands[0] | pos.hands[2])];
-        let team1 = BY_STRENGTH[trump_lane(pos.hands[1] | pos.hands[3])];
-        let sure = |own: u16, other: u16| {
-            let above = if other == 0 {
-                own
-            } else {
-                own & !((2u16 << (15 - other.leading_zeros())) - 1)
-            };
-            SURE_POINTS[above as usize] as i32
-        };
-        (sure(team0, team1), total - sure(team1, team0))
+        let lane = |cards: u64, suit: u32| ((cards >> (9 * suit)) & SUIT_LANE) as usize;
+        let trump = self.trump as u32;
+        let team0 = TRUMP_BY_STRENGTH[lane(pos.hands[0] | pos.hands[2], trump)];
+        let team1 = TRUMP_BY_STRENGTH[lane(pos.hands[1] | pos.hands[3], trump)];
+        let sure_trumps =
+            |own: u16, other: u16| TRUMP_POINTS_BY_STRENGTH[above(own, other) as usize] as i32;
+        let leader = pos.leader as usize;
+        let opponents = [pos.hands[(leader + 1) & 3], pos.hands[(leader + 3) & 3]];
+        let mut cashed = 0;
+        for suit in (0..4).filter(|&suit| suit != trump) {
+            let own = PLAIN_BY_STRENGTH[lane(pos.hands[leader], suit)];
+            let other = PLAIN_BY_STRENGTH[lane(opponents[0] | opponents[1], suit)];
+            let mut masters = above(own, other);
+            let safe = opponents
+                .iter()
+                .filter(|&&hand| lane(hand, trump) != 0)
+                .map(|&hand| lane(hand, suit).count_ones())
+                .min()
+                .unwrap_or(u32::MAX);
+            while masters.count_ones() > safe {
+                masters &= masters - 1; // keep the strongest: they carry the most points
+            }
+            cashed += PLAIN_POINTS_BY_STRENGTH[masters as usize] as i32;
+        }
+        let (sure0, sure1) = (sure_trumps(team0, team1), sure_trumps(team1, team0));
+        if team_of(pos.leader) == 0 {
+            (sure0 + cashed, total - sure1)
+        } else {
+            (sure0, total - sure1 - cashed)
+        }
     }
 
     /// The last trick (one card each, or none): no choice left.
@@ -475,12 +502,26 @@ impl<'t> Search<'t> {
     }
 }
 
-/// A trump lane (natural-rank bits) rewritten in strength order (bit = strength).
-const BY_STRENGTH: [u16; 512] = by_strength().0;
-/// The points (R1.3) of a trump lane written in strength order (bit = strength).
-const SURE_POINTS: [u8; 512] = by_strength().1;
+/// The cards of `own` (a lane in strength order, bit = strength) stronger than every card of
+/// `other`.
+#[inline(always)]
+fn above(own: u16, other: u16) -> u16 {
+    if other == 0 {
+        own
+    } else {
+        own & !((2u16 << (15 - other.leading_zeros())) - 1)
+    }
+}
 
-const fn by_strength() -> ([u16; 512], [u8; 512]) {
+/// A trump lane (natural-rank bits) rewritten in strength order (bit = strength).
+const TRUMP_BY_STRENGTH: [u16; 512] = by_strength(TRUMP_STRENGTH, TRUMP_POINTS).0;
+/// The points (R1.3) of a trump lane written in strength order (bit = strength).
+const TRUMP_POINTS_BY_STRENGTH: [u8; 512] = by_strength(TRUMP_STRENGTH, TRUMP_POINTS).1;
+/// The same for a plain suit.
+const PLAIN_BY_STRENGTH: [u16; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).0;
+const PLAIN_POINTS_BY_STRENGTH: [u8; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).1;
+
+const fn by_strength(strength: [u8; 9], rank_points: [u8; 9]) -> ([u16; 512], [u8; 512]) {
     let mut table = [0u16; 512];
     let mut points = [0u8; 512];
     let mut lane = 0;
@@ -489,8 +530,8 @@ const fn by_strength() -> ([u16; 512], [u8; 512]) {
         let mut rank = 0;
         while rank < 9 {
             if lane & (1 << rank) != 0 {
-                ordered |= 1 << TRUMP_STRENGTH[rank];
-                sum += TRUMP_POINTS[rank];
+                ordered |= 1 << strength[rank];
+                sum += rank_points[rank];
             }
             rank += 1;
         }
