@@ -1,9 +1,12 @@
 """One client's WebSocket, outgoing side: what the server sends it, and when it gives up on it.
 
 Game messages are not queued: the table's committed state holds every event, so a client only
-remembers the last ``seq`` it was sent, and its writer sends ``events(seat, since=that)`` (with
-the seat's ``table_view``) whenever it is woken. A slow client thus gets the events it missed in
-one message, its memory stays bounded, and its table never waits for it. Other messages
+remembers the last ``seq`` it was sent, and ``events(seat, since=that)`` (with the seat's
+``table_view``) is sent whenever it is woken: at once if nothing is waiting for the client (the
+send is driven in place, and nearly always the transport takes it without waiting, so the four
+messages of an action cost no task switch), else by its writer task when the client can take
+it. A slow client thus gets the events it missed in one message, its memory stays bounded, and
+its table never waits for it. Other messages
 (welcome, table, error) go through a short queue; a client that lets it overflow, or that does
 not take a message within ``SEND_TIMEOUT`` seconds, is disconnected (it may reconnect and resume
 from its last ``seq``, docs/PROTOCOL.md). The second is watched by one sweep a second over all
@@ -15,9 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections import deque
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -78,11 +83,30 @@ class Client:
         self._stopped = False
         self._greeted = False
         self._sending_since: float | None = None
+        self._idle = False
+        self._unfinished: tuple[Coroutine[Any, Any, None], Any] | None = None
         self._too_slow = False
         self.writer: asyncio.Task[None] | None = None
 
     def wake(self) -> None:
-        """New events may be there: the writer sends them when the client can take them."""
+        """New events may be there. With the writer idle they are sent at once, and nearly
+        always the transport takes them without waiting (no task switch: four of these an
+        action); if it has to wait, the writer finishes that send when the client can take it.
+        With the writer busy it sends them when it is done."""
+        if self._idle and self._unfinished is None and not self._queue and self._close is None:
+            message = self.game_message()
+            if message is None:
+                return
+            text, self.sent = message
+            sending = self.websocket.send_text(text)
+            try:
+                waiting = sending.send(None)
+            except StopIteration:
+                return
+            except Exception:  # the socket is gone: the reader sees it too and cleans up
+                return
+            self._sending_since = time.monotonic()
+            self._unfinished = (sending, waiting)
         self._wake.set()
 
     def send(self, message: dict[str, Any]) -> None:
@@ -147,8 +171,14 @@ class Client:
     async def _write(self) -> None:
         try:
             while not self._stopped:
+                self._idle = True
                 await self._wake.wait()
+                self._idle = False
                 self._wake.clear()
+                if self._unfinished is not None:
+                    await _finish(*self._unfinished)
+                    self._unfinished = None
+                    self._sending_since = None
                 while self._queue:
                     await self._put(encode(self._queue.popleft()))
                 if self._close is not None:
@@ -167,9 +197,37 @@ class Client:
             log.info("client too slow", extra={"table": self.table.id, "seat": self.seat})
         except Exception:  # the socket is gone: the reader sees it too and cleans up
             return
+        finally:
+            self._idle = False
+            if self._unfinished is not None:
+                self._unfinished[0].close()
+                self._unfinished = None
         if self._close is None:
             return
         code, reason = self._close
         with contextlib.suppress(Exception):
             async with asyncio.timeout(SEND_TIMEOUT):
                 await self.websocket.close(code, reason)
+
+
+async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """The rest of a send that ``Client.wake`` began and that had to wait for ``waiting`` (the
+    future it yielded): what a task does for a coroutine, step by step. The future is watched
+    through one of our own (it was yielded once already, so it is not awaited again)."""
+    loop = asyncio.get_running_loop()
+    while True:
+        if waiting is None:  # a bare yield: give the loop a turn
+            await asyncio.sleep(0)
+        else:
+            ready: asyncio.Future[None] = loop.create_future()
+            waiting.add_done_callback(functools.partial(_set_done, ready))
+            await ready
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return
+
+
+def _set_done(ready: asyncio.Future[None], _: Any) -> None:
+    if not ready.done():
+        ready.set_result(None)
