@@ -86,8 +86,10 @@ class Run:
     ready: int = 0
     all_ready: asyncio.Event = field(default_factory=asyncio.Event)
     expected: int = 0
-    think: float | None = None
-    """Seconds a client waits on average before it acts (``1 / rate``), or None: at once."""
+    interval: float | None = None
+    """The mean time between two actions of a table (``1 / rate``), or None: at once."""
+    due: dict[str, float] = field(default_factory=dict)
+    """When each table's next action is due (``time.perf_counter``), with ``interval``."""
 
 
 class Seat(asyncio.Protocol):
@@ -192,13 +194,26 @@ class Seat(asyncio.Protocol):
                 self.waiting_turn = payload
 
     def turn_now(self, payload: bytes) -> None:
-        """Act at once (a closed loop: the load is what the server can take), or after a
-        seeded think time around ``1 / rate`` (the load is the rate asked for)."""
-        if self.run.think is None:
+        """Act at once (a closed loop: the load is what the server can take), or when the
+        table's next action is due (a schedule of about ``rate`` actions a second a table, kept
+        whatever the latency: a late action is sent at once, so the load is the rate asked for
+        as long as the server keeps up)."""
+        run = self.run
+        if run.interval is None:
+            self.act(payload)
+            return
+        now = time.perf_counter()
+        due = run.due.get(self.table)
+        if due is None:  # the table's first action: the tables start spread over an interval
+            due = now + run.interval * self.rng.random()
+        # The next action of this table is due one seeded interval (1/rate on average) later.
+        run.due[self.table] = max(due, now - run.interval) + run.interval * (
+            0.5 + self.rng.random()
+        )
+        if due <= now:
             self.act(payload)
         else:
-            think = self.run.think * (0.5 + self.rng.random())
-            asyncio.get_running_loop().call_later(think, self.act, payload)
+            asyncio.get_running_loop().call_later(due - now, self.act, payload)
 
     def act(self, payload: bytes) -> None:
         if not self.run.sending:
@@ -284,7 +299,7 @@ class Report:
 async def _drive(
     server: Server, tables: list[str], seconds: float, rate: float | None
 ) -> tuple[Run, tuple[float, float], tuple[float, float]]:
-    run = Run(think=None if rate is None else 1.0 / rate)
+    run = Run(interval=None if rate is None else 1.0 / rate)
     loop = asyncio.get_running_loop()
     host = urlsplit(server.url).netloc
     run.connections = SEATS * len(tables)
