@@ -1,7 +1,8 @@
-"""Playing strength of the PIMC bot (docs/SOLVER.md "Strength"): duplicate tournaments
-(``tb.tournament``, each deal played twice with the teams swapped) of ``pimc:worlds=N`` against
-the heuristic and against ISMCTS at its default budget, with 95% intervals, and PIMC's
-decision time at that budget, printed as the Markdown tables docs/SOLVER.md shows.
+"""Playing strength of the PIMC bot (docs/SOLVER.md "Strength of the PIMC bot"): duplicate
+tournaments (``tb.tournament``, each deal played twice with the teams swapped) of
+``pimc:worlds=N`` against the heuristic, against ISMCTS at its default budget and against
+ISMCTS given about PIMC's CPU time a hand (``--equal-cpu-iterations``), with 95% intervals, and
+PIMC's decision time at that budget, printed as the Markdown tables docs/SOLVER.md shows.
 
     nice -n 15 python benches/pimc_strength.py [--worlds 10] [--deals 150] [--target 1]
 
@@ -67,16 +68,16 @@ def row(result: tb.TournamentResult) -> str:
     )
 
 
-def matchup(pimc: str, other: str, args: argparse.Namespace) -> tb.TournamentResult:
-    """PIMC against ``other`` over ``args.deals`` deals in blocks, printing the standing."""
+def matchup(pimc: str, other: str, deals: int, args: argparse.Namespace) -> tb.TournamentResult:
+    """PIMC against ``other`` over ``deals`` deals in blocks, printing the standing."""
     rules = tb.Rules(target=args.target)
     blocks = []
-    for k, start in enumerate(range(0, args.deals, args.block)):
-        deals = min(args.block, args.deals - start)
+    for k, start in enumerate(range(0, deals, args.block)):
+        size = min(args.block, deals - start)
         blocks.append(
-            tb.tournament(pimc, other, deals, seed=args.seed + k, rules=rules, threads=args.threads)
+            tb.tournament(pimc, other, size, seed=args.seed + k, rules=rules, threads=args.threads)
         )
-        print(f"  after {start + deals} deals: {row(combine(blocks))}", flush=True)
+        print(f"  after {start + size} deals: {row(combine(blocks))}", flush=True)
     return combine(blocks)
 
 
@@ -129,14 +130,28 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--timing-deals", type=int, default=20)
     parser.add_argument(
-        "--only", choices=("heuristic", "ismcts", "timing"), help="run one part alone"
+        "--equal-cpu-iterations",
+        type=int,
+        default=160_000,
+        help="ISMCTS iterations whose hand costs about the CPU time of PIMC's at 10 worlds",
+    )
+    parser.add_argument("--deals-equal-cpu", type=int, default=100)
+    parser.add_argument(
+        "--only",
+        choices=("heuristic", "ismcts", "ismcts-equal-cpu", "timing"),
+        help="run one part alone",
     )
     args = parser.parse_args()
     pimc = f"pimc:worlds={args.worlds}"
+    equal_cpu = f"ismcts:iterations={args.equal_cpu_iterations}"
     rows = []
-    for other, part in ((HEURISTIC, "heuristic"), (ISMCTS, "ismcts")):
+    for other, part, deals in (
+        (HEURISTIC, "heuristic", args.deals),
+        (ISMCTS, "ismcts", args.deals),
+        (equal_cpu, "ismcts-equal-cpu", args.deals_equal_cpu),
+    ):
         if args.only in (None, part):
-            rows.append(row(matchup(pimc, other, args)))
+            rows.append(row(matchup(pimc, other, deals, args)))
     if rows:
         print(f"\nseed {args.seed}, target {args.target}, threads {args.threads}")
         print(
