@@ -73,11 +73,14 @@ def matchup(pimc: str, other: str, deals: int, args: argparse.Namespace) -> tb.T
     rules = tb.Rules(target=args.target)
     blocks = []
     for k, start in enumerate(range(0, deals, args.block)):
+        if k < args.first_block:
+            continue
         size = min(args.block, deals - start)
         blocks.append(
             tb.tournament(pimc, other, size, seed=args.seed + k, rules=rules, threads=args.threads)
         )
         print(f"  after {start + size} deals: {row(combine(blocks))}", flush=True)
+    print(f"  counts: {combine(blocks).counts()}", flush=True)
     return combine(blocks)
 
 
@@ -130,11 +133,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--timing-deals", type=int, default=20)
     parser.add_argument(
+        "--first-block",
+        type=int,
+        default=0,
+        help="skip the blocks before this one (to split a run; the counts add up)",
+    )
+    parser.add_argument(
         "--equal-cpu-iterations",
         type=int,
         default=160_000,
         help="ISMCTS iterations whose hand costs about the CPU time of PIMC's at 10 worlds",
     )
+    parser.add_argument("--deals-ismcts", type=int, default=250)
     parser.add_argument("--deals-equal-cpu", type=int, default=100)
     parser.add_argument(
         "--only",
@@ -147,7 +157,7 @@ def main() -> None:
     rows = []
     for other, part, deals in (
         (HEURISTIC, "heuristic", args.deals),
-        (ISMCTS, "ismcts", args.deals),
+        (ISMCTS, "ismcts", args.deals_ismcts),
         (equal_cpu, "ismcts-equal-cpu", args.deals_equal_cpu),
     ):
         if args.only in (None, part):
