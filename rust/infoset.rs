@@ -129,18 +129,25 @@ impl InfoSet {
     /// backwards from the plays, since any play may be a misplay (R8.1).
     pub fn of_table(hand: &TableHand, seat: u8) -> InfoSet {
         let mut info = InfoSet::new(hand.hand(), seat);
+        info.take_table(hand);
+        info
+    }
+
+    /// Turns the view of `hand`'s auto-mode play into the table-mode view (docs/TABLE.md):
+    /// the declarations as made in manual mode (R4.4, R4.5), and no reading backwards when
+    /// any play may be a misplay (R8.1).
+    fn take_table(&mut self, hand: &TableHand) {
         if hand.rules().declarations == Declarations::Manual {
             for who in 0..4u8 {
-                info.announced[who as usize] = hand.announced(who);
-                info.shown[who as usize] = hand.shown(who);
+                self.announced[who as usize] = hand.announced(who);
+                self.shown[who as usize] = hand.shown(who);
             }
-            info.runs_scored = hand.runs_scored();
-            info.bella = hand.bella();
+            self.runs_scored = hand.runs_scored();
+            self.bella = hand.bella();
         }
         if !hand.rules().enforce_legal_play {
-            info.cannot_hold = [CardSet::EMPTY; 4];
+            self.cannot_hold = [CardSet::EMPTY; 4];
         }
-        info
     }
 
     /// Reads the next play: who played it, what it proves (R5.1), the current trick. Returns
@@ -362,6 +369,16 @@ impl InfoTracker {
         self.info.take_seat(hand, seat);
         &self.info
     }
+
+    /// What `seat` knows of the table-mode `hand` (the tracker follows `hand.hand()`, caught
+    /// up): equal to `InfoSet::of_table(hand, seat)`. A copy, since the table-mode part is
+    /// not kept between actions.
+    #[inline]
+    pub fn view_table(&mut self, hand: &TableHand, seat: u8) -> InfoSet {
+        let mut info = *self.view(hand.hand(), seat);
+        info.take_table(hand);
+        info
+    }
 }
 
 /// The cards `seat` can see in its own hand: only its first six before trump (R2.4).
@@ -428,6 +445,48 @@ mod tests {
                 let action = bots[bot as usize].act(&info, hand.legal_mask(), &mut rng);
                 hand.apply_unchecked(action);
                 tracker.follow(&hand);
+            }
+        }
+    }
+
+    /// In table mode (docs/TABLE.md) a tracker following the auto-mode hand inside a
+    /// `TableHand` gives `InfoSet::of_table` for every seat at every step: manual declarations
+    /// (R4.4, R4.5), misplays and calls out of turn (R8), every table option.
+    #[test]
+    fn tracker_equals_infoset_of_table_at_every_step() {
+        for seed in 0..512u64 {
+            let rules = Rules {
+                declarations: if seed & 1 != 0 {
+                    Declarations::Manual
+                } else {
+                    Declarations::Auto
+                },
+                enforce_legal_play: seed & 2 == 0,
+                first_bell_ok: seed & 4 != 0,
+                late_twenty: seed & 8 != 0,
+                ..auto_rules(seed >> 4)
+            };
+            let mut rng = SplitMix64::new(seed);
+            let mut hand = TableHand::from_seed(seed, seat_of(seed), rules, [0, 0]);
+            let mut tracker = InfoTracker::new(hand.hand());
+            while let Some(mover) = hand.hand().to_move() {
+                for seat in 0..4u8 {
+                    assert_eq!(
+                        tracker.view_table(&hand, seat),
+                        InfoSet::of_table(&hand, seat)
+                    );
+                }
+                // Mostly the seat to move; now and then another seat's call (R8.6a).
+                let other = seat_after(mover, 1 + rng.below(3) as usize);
+                let seat = if rng.below(8) == 0 && hand.legal_mask(other) != 0 {
+                    other
+                } else {
+                    mover
+                };
+                let mask = hand.legal_mask(seat);
+                let action = CardSet(mask).nth(rng.below(mask.count_ones())).index();
+                hand.apply_unchecked(seat, action);
+                tracker.follow(hand.hand());
             }
         }
     }

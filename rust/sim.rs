@@ -241,13 +241,18 @@ fn table_action(
     batch: &Batch,
     seats: &mut Seats,
     hand: &TableHand,
-    seat: u8,
+    tracker: &mut Option<InfoTracker>,
     rng: &mut SplitMix64,
 ) -> u8 {
+    let seat = hand.hand().to_move().unwrap_or(0);
     if batch.bots[seat as usize].is_random() {
         return random_action(hand.legal_mask(seat), rng);
     }
-    let info = InfoSet::of_table(hand, seat);
+    // Started at the first decision of a bot that reads it (random bots never do), then
+    // followed action by action.
+    let tracker = tracker.get_or_insert_with(|| InfoTracker::new(hand.hand()));
+    let info = tracker.view_table(hand, seat);
+    debug_assert_eq!(info, InfoSet::of_table(hand, seat));
     seats[seat as usize].act(&info, hand.bot_mask(seat), rng)
 }
 
@@ -258,9 +263,13 @@ pub fn play_table_hand(batch: &Batch, index: u64, seats: &mut Seats) -> TableHan
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = seat_of(index);
     let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
+    let mut tracker = None;
     while let Some(seat) = hand.hand().to_move() {
-        let action = table_action(batch, seats, &hand, seat, &mut rng);
+        let action = table_action(batch, seats, &hand, &mut tracker, &mut rng);
         hand.apply_unchecked(seat, action);
+        if let Some(tracker) = &mut tracker {
+            tracker.follow(hand.hand());
+        }
     }
     hand
 }
@@ -270,10 +279,19 @@ pub fn play_table_match(batch: &Batch, index: u64, seats: &mut Seats, summary: &
     let seed = derive(batch.seed, index);
     let mut game: Match<TableHand> = Match::new(seed, batch.rules, seat_of(index), [0, 0]);
     let mut rng = SplitMix64::new(seed);
+    let mut tracker = None;
     while let Some(seat) = game.hand().hand().to_move().filter(|_| !game.is_terminal()) {
-        let action = table_action(batch, seats, game.hand(), seat, &mut rng);
-        if let Some(done) = game.apply_table_unchecked(seat, action) {
-            summary.record_table(&done);
+        let action = table_action(batch, seats, game.hand(), &mut tracker, &mut rng);
+        match game.apply_table_unchecked(seat, action) {
+            Some(done) => {
+                summary.record_table(&done);
+                tracker = None;
+            }
+            None => {
+                if let Some(tracker) = &mut tracker {
+                    tracker.follow(game.hand().hand());
+                }
+            }
         }
     }
     summary.matches += 1;
