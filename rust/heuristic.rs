@@ -1,8 +1,10 @@
 //! The rule heuristic bot (docs/SEARCH.md): plays the way a careful club player would, from its
-//! information set only. It calls trump on hand strength (trump length, the J and 9, side aces,
-//! runs, bella; R3, R4: weights fitted to played-out hands), draws trumps when it holds the
-//! master trump (or, calling, three trumps) and the other team may still have some, cashes master cards, feeds points to a partner who is winning, wins cheaply
-//! when it can, and otherwise throws its cheapest card, counting which trumps are still out.
+//! information set only. It calls trump on hand strength (the trump J, 9, A and 10, trump
+//! length, side aces and tens, voids, runs, bella; R3, R4: weights fitted to played-out hands),
+//! draws trumps when it holds the master trump (or, calling, three trumps) and the other team
+//! may still have some, cashes master cards, feeds points to a partner who is winning, wins
+//! cheaply when it can, and otherwise throws its cheapest card, counting which trumps are still
+//! out.
 
 use crate::bots::{wins_so_far, Policy};
 use crate::cards::{Card, CardSet, Rank, Suit};
