@@ -24,6 +24,12 @@ BOTS = ("random", "greedy", "heuristic", "ismcts", "pimc")
 MAX_GAMES = 2**64 - 1
 """The most games one batch plays (game numbers are 64-bit, docs/ENGINE.md)."""
 
+# Games a chunk: the progress bar moves about fifty times, and a chunk stays short (a match is
+# about ten hands, so fewer matches than hands).
+CHUNKS = 50
+MAX_HANDS_A_CHUNK = 200_000
+MAX_MATCHES_A_CHUNK = 2_000
+
 BotSpec = str | Mapping[str, Any]
 """A bot: text ``name`` or ``name:key=value,...`` (``"greedy"``), or a dict
 ``{"name": "greedy", key: value, ...}`` (docs/SEARCH.md)."""
@@ -198,7 +204,8 @@ def simulate(
         play = partial(
             _core.simulate, seed=seed, bots=seats, rules=rules, matches=matches is not None
         )
-    per_chunk = max(1, min(total // 50 + 1, 200_000 if matches is None else 2_000))
+    most = MAX_HANDS_A_CHUNK if matches is None else MAX_MATCHES_A_CHUNK
+    per_chunk = max(1, min(total // CHUNKS + 1, most))
     totals, threads, seconds = run_batch(
         play,
         total,
