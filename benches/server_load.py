@@ -16,6 +16,12 @@ WebSocket client per connection on an asyncio ``Protocol`` (RFC 6455 framing wri
 mask key is zero, which the protocol allows the server to accept), and a client parses a
 message as JSON only when the message says it is to move.
 
+``--servers N`` runs the same load on a deployment of N server processes sharing one
+PostgreSQL database (docs/PROTOCOL.md "Several server processes"): each table is created on
+one of them (round robin), is hosted by it (the summary's ``server``), and its four clients
+connect to it; the server CPU is then the sum of the N processes', and the database's own CPU
+(the cluster's processes, when the run starts the cluster) is reported beside it.
+
 ``python benches/server_load.py --tables 1000 --seconds 20`` runs it as a command;
 benches/test_bench_server.py runs it under pytest-benchmark.
 """
@@ -44,7 +50,7 @@ import tarabish
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serverkit import Server, postgres
+from serverkit import Postgres, Server, free_port, postgres
 from tarabish.server import GC_THRESHOLDS
 from tarabish.server.store import Store
 
@@ -57,6 +63,7 @@ CONNECT_BATCH = 400
 MAX_TABLES = 2000
 MAX_SECONDS = 120.0
 MAX_RATE = 100.0
+MAX_SERVERS = 8
 THROWAWAY_POSTGRESQL = "postgresql"
 """``--db postgresql``: a PostgreSQL cluster started for the run (tests/serverkit.py)."""
 SETTLE_SECONDS = 10.0
@@ -95,9 +102,10 @@ class Run:
 class Seat(asyncio.Protocol):
     """One scripted player: a WebSocket on a bare asyncio ``Protocol``."""
 
-    def __init__(self, run: Run, host: str, table: str, seat: int) -> None:
+    def __init__(self, run: Run, server: Server, table: str, seat: int) -> None:
         self.run = run
-        self.host = host
+        self.host = urlsplit(server.url).netloc
+        self.port = server.port
         self.table = table
         self.seat = seat
         self.rng = random.Random(f"{table}/{seat}")
@@ -245,12 +253,42 @@ def _spent(before: tuple[float, float], after: tuple[float, float]) -> tuple[flo
     return after[0] - before[0], after[1] - before[1]
 
 
+def cluster_pids(cluster: Postgres) -> list[int]:
+    """The processes of a PostgreSQL cluster: its postmaster and the postmaster's children
+    (one backend a server connection, and the background writers)."""
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                children.append(int(stat.parent.name))
+    return [postmaster, *children]
+
+
+def cpu_of(pids: list[int]) -> dict[int, tuple[float, float]]:
+    """``cpu_seconds`` of each of ``pids`` still running."""
+    spent = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            spent[pid] = cpu_seconds(pid)
+    return spent
+
+
+def spent_by(before: dict[int, tuple[float, float]], pids: list[int]) -> tuple[float, float]:
+    """User and system CPU time ``pids`` spent since ``before`` (processes alive at both)."""
+    after = cpu_of(pids)
+    user = sum(after[pid][0] - before[pid][0] for pid in after if pid in before)
+    system = sum(after[pid][1] - before[pid][1] for pid in after if pid in before)
+    return user, system
+
+
 @dataclass(frozen=True)
 class Report:
     """One run: the server's figures, the generator's, and the engine's alone."""
 
     tables: int
     connections: int
+    servers: int
     rate: float | None
     seconds: float
     actions: int
@@ -263,6 +301,9 @@ class Report:
     server_system_share: float
     generator_cpu_ms_per_action: float
     generator_system_share: float
+    database_cpu_ms_per_action: float | None
+    """The PostgreSQL cluster's CPU an action, when the run started it (SQLite's is in the
+    server's)."""
     engine_apply_ms_per_action: float
     engine_messages_ms_per_action: float
     load_average: tuple[float, float, float]
@@ -279,8 +320,14 @@ class Report:
             else f"{self.rate:g} actions a second a table offered "
             f"({self.rate * self.tables:,.0f} in all)"
         )
+        processes = "" if self.servers == 1 else f"{self.servers} server processes, "
+        database = (
+            ""
+            if self.database_cpu_ms_per_action is None
+            else f", database {self.database_cpu_ms_per_action:.3f} ms"
+        )
         return [
-            f"server: {self.tables} tables, {self.connections} connections, {pace}; "
+            f"server: {processes}{self.tables} tables, {self.connections} connections, {pace}; "
             f"{self.actions_per_second:,.0f} actions/s over {self.seconds:.0f} s "
             f"({self.actions} actions; {self.total_actions} in all, each stored), "
             f"latency p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
@@ -288,7 +335,7 @@ class Report:
             f"CPU an action: server {self.server_cpu_ms_per_action:.3f} ms "
             f"({100 * self.server_system_share:.0f} % in the kernel), "
             f"load generator {self.generator_cpu_ms_per_action:.3f} ms "
-            f"({100 * self.generator_system_share:.0f} % in the kernel); "
+            f"({100 * self.generator_system_share:.0f} % in the kernel){database}; "
             f"load average {load} (at the end)",
             f"engine alone, CPU an action: {self.engine_apply_ms_per_action:.4f} ms (apply), "
             f"{self.engine_messages_ms_per_action:.4f} ms (apply + 4 seats' events and "
@@ -297,27 +344,30 @@ class Report:
 
 
 async def _drive(
-    server: Server, tables: list[str], seconds: float, rate: float | None
-) -> tuple[Run, tuple[float, float], tuple[float, float]]:
+    hosts: dict[str, Server], database: list[int], seconds: float, rate: float | None
+) -> tuple[Run, tuple[float, float], tuple[float, float], tuple[float, float]]:
+    """Play the tables of ``hosts`` (each table's id to the server that hosts it) for
+    ``seconds``: the run, and the CPU time (user, system) in the window of the server
+    processes, of this generator and of the ``database`` processes."""
     run = Run(interval=None if rate is None else 1.0 / rate)
     loop = asyncio.get_running_loop()
-    host = urlsplit(server.url).netloc
+    tables = list(hosts)
     run.connections = SEATS * len(tables)
     for start in range(0, len(tables), CONNECT_BATCH // SEATS):
         batch = []
         for table in tables[start : start + CONNECT_BATCH // SEATS]:
             for seat in range(SEATS):
-                client = Seat(run, host, table, seat)
+                client = Seat(run, hosts[table], table, seat)
                 run.clients.append(client)
                 batch.append(
-                    loop.create_connection(lambda c=client: c, "127.0.0.1", server.port)  # type: ignore[misc]
+                    loop.create_connection(lambda c=client: c, "127.0.0.1", client.port)  # type: ignore[misc]
                 )
         await asyncio.gather(*batch)
     async with asyncio.timeout(SETTLE_SECONDS * 3):
         await run.all_ready.wait()
     gc.freeze()  # the clients live through the run: the collector need not walk them again
-    server_before = cpu_seconds(server.process.pid)
-    mine_before = cpu_seconds(os.getpid())
+    servers = sorted({server.process.pid for server in hosts.values()})
+    before = cpu_of([*servers, *database, os.getpid()])
     begin = time.perf_counter()
     run.window = (begin, begin + seconds)
     run.started = run.sending = True
@@ -325,8 +375,9 @@ async def _drive(
         client.start()
     await asyncio.sleep(seconds)
     run.sending = False
-    server_cpu = _spent(server_before, cpu_seconds(server.process.pid))
-    mine_cpu = _spent(mine_before, cpu_seconds(os.getpid()))
+    server_cpu = spent_by(before, servers)
+    mine_cpu = spent_by(before, [os.getpid()])
+    database_cpu = spent_by(before, database)
     deadline = time.monotonic() + SETTLE_SECONDS
     while run.expected and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
@@ -334,7 +385,7 @@ async def _drive(
         if client.transport is not None:
             client.send(b"\x03\xe8", CLOSE)  # 1000, a normal close
     await asyncio.wait([client.closed for client in run.clients], timeout=SETTLE_SECONDS)
-    return run, server_cpu, mine_cpu
+    return run, server_cpu, mine_cpu, database_cpu
 
 
 async def _check_records(db: str, acked: dict[str, int]) -> None:
@@ -388,30 +439,63 @@ def engine_alone(tables: int, actions: int, *, messages: bool) -> float:
     return (time.process_time() - started) / actions
 
 
-def run(tables: int, seconds: float, db: str | None = None, rate: float | None = None) -> Report:
-    """One bounded run on a new server (SQLite in a temp folder unless ``db`` is given): each
-    table as fast as its clients hear their turn (``rate`` None: what the server can take, at
-    the latency that gives), or about ``rate`` actions a second a table (an offered load of
-    ``tables * rate`` actions a second, and the latency at that load)."""
+def run(
+    tables: int,
+    seconds: float,
+    db: str | None = None,
+    rate: float | None = None,
+    servers: int = 1,
+) -> Report:
+    """One bounded run on new servers (SQLite in a temp folder unless ``db`` is given;
+    ``THROWAWAY_POSTGRESQL``: a PostgreSQL cluster started for the run): each table as fast as
+    its clients hear their turn (``rate`` None: what the server can take, at the latency that
+    gives), or about ``rate`` actions a second a table (an offered load of ``tables * rate``
+    actions a second, and the latency at that load). ``servers`` processes share the database
+    (more than one needs PostgreSQL), each hosting the tables created on it."""
     if not 0 < tables <= MAX_TABLES or not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"tables 1..{MAX_TABLES} and seconds up to {MAX_SECONDS}")
     if rate is not None and not 0 < rate <= MAX_RATE:
         raise ValueError(f"rate: actions a second a table, up to {MAX_RATE}")
+    if not 0 < servers <= MAX_SERVERS:
+        raise ValueError(f"servers: 1..{MAX_SERVERS} processes")
+    if servers > 1 and not (db or "").startswith("postgres"):
+        raise ValueError("several server processes share a PostgreSQL database (--db postgresql)")
     # Two sockets a connection in one process each side: raise the open-file limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 2 * SEATS * tables + 1024))
     resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
     gc.set_threshold(*GC_THRESHOLDS)  # as the server does, for the same reason
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, contextlib.ExitStack() as stack:
         url = db or f"sqlite:///{Path(folder) / 'load.sqlite3'}"
-        server = Server(url)
+        cluster = None
+        if db == THROWAWAY_POSTGRESQL:
+            cluster = stack.enter_context(postgres())
+            url = cluster.url
+        running: list[Server] = []
         try:
-            ids = [server.create(rules=RULES, seed=seed) for seed in range(tables)]
+            for _ in range(servers):
+                # Each process is known by the address its clients reach it at (its server id).
+                port = free_port()
+                running.append(Server(url, port=port, server_id=f"127.0.0.1:{port}"))
+            # Tables are spread over the processes; each table's clients go to the process its
+            # summary names (``server``), as a client of a real deployment does.
+            by_id = {server.server_id: server for server in running}
+            hosts: dict[str, Server] = {}
+            for seed in range(tables):
+                status, summary = running[seed % servers].request(
+                    "POST", "/api/tables", {"rules": RULES, "seed": seed}
+                )
+                assert status == 201, summary
+                hosts[summary["table"]] = by_id[summary["server"]]
+            database = [] if cluster is None else cluster_pids(cluster)
             with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                load, server_cpu, mine_cpu = runner.run(_drive(server, ids, seconds, rate))
+                load, server_cpu, mine_cpu, database_cpu = runner.run(
+                    _drive(hosts, database, seconds, rate)
+                )
         finally:
-            server.stop()
-        acked: dict[str, int] = dict.fromkeys(ids, 0)
+            for server in running:
+                server.stop()
+        acked: dict[str, int] = dict.fromkeys(hosts, 0)
         for client in load.clients:
             acked[client.table] += client.acked
         asyncio.run(_check_records(url, acked))
@@ -422,6 +506,7 @@ def run(tables: int, seconds: float, db: str | None = None, rate: float | None =
     return Report(
         tables=tables,
         connections=SEATS * tables,
+        servers=servers,
         rate=rate,
         seconds=seconds,
         actions=count,
@@ -434,6 +519,9 @@ def run(tables: int, seconds: float, db: str | None = None, rate: float | None =
         server_system_share=server_cpu[1] / max(sum(server_cpu), 1e-9),
         generator_cpu_ms_per_action=1000 * sum(mine_cpu) / max(count, 1),
         generator_system_share=mine_cpu[1] / max(sum(mine_cpu), 1e-9),
+        database_cpu_ms_per_action=None
+        if cluster is None
+        else 1000 * sum(database_cpu) / max(count, 1),
         engine_apply_ms_per_action=1000 * engine_alone(tables, sample, messages=False),
         engine_messages_ms_per_action=1000 * engine_alone(tables, sample, messages=True),
         load_average=os.getloadavg(),
@@ -456,13 +544,16 @@ def main() -> None:
         default=None,
         help="actions a second a table (default: each table as fast as the server answers)",
     )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="server processes sharing the database, each hosting its share of the tables "
+        "(more than one needs --db postgresql)",
+    )
     args = parser.parse_args()
-    with contextlib.ExitStack() as stack:
-        db = args.db
-        if db == THROWAWAY_POSTGRESQL:
-            db = stack.enter_context(postgres()).url
-        for line in run(args.tables, args.seconds, db, args.rate).lines():
-            print(line)
+    for line in run(args.tables, args.seconds, args.db, args.rate, args.servers).lines():
+        print(line)
 
 
 if __name__ == "__main__":

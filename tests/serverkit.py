@@ -51,6 +51,7 @@ class Server:
 
     def __init__(self, db: str, *, port: int = 0, server_id: str = "test") -> None:
         self.db = db
+        self.server_id = server_id
         self.process = subprocess.Popen(
             [
                 sys.executable,

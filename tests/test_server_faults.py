@@ -120,10 +120,15 @@ def test_several_processes_share_postgresql_each_hosting_its_own_tables(cluster:
         with open_socket(second) as ws:
             refused = hello(ws, {"type": "join", "table": mine, "seat": 0})
             assert (refused["code"], refused["rule"]) == ("elsewhere", "P2.1")
-            assert "'first'" in refused["message"]
+            assert refused["server"] == "first" and "'first'" in refused["message"]
         with open_socket(first) as ws:
             assert hello(ws, {"type": "join", "table": mine, "seat": 0})["seat"] == 0
-        assert second.request("GET", f"/api/tables/{theirs}")[0] == 200
+        # A client finds a table's process by its summary's ``server``, or by the
+        # ``elsewhere`` answer of any other process (docs/PROTOCOL.md).
+        status, summary = second.request("GET", f"/api/tables/{theirs}")
+        assert (status, summary["server"]) == (200, "second")
+        status, refused = first.request("GET", f"/api/tables/{theirs}")
+        assert (status, refused["code"], refused["server"]) == (404, "elsewhere", "second")
         assert [t["table"] for t in first.request("GET", "/api/tables")[1]] == [mine]
     finally:
         assert first.stop() == 0 and second.stop() == 0

@@ -67,7 +67,7 @@ class GameServer:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         owner = self.server_id if self.store.is_postgres else None
         for stored in await self.store.unfinished(owner):
-            table = Table.from_stored(stored, self.module, self.store)
+            table = Table.from_stored(stored, self.module, self.store, self.server_id)
             self.tables[table.id] = table
             table.changed()
         self.ready = True
@@ -105,7 +105,7 @@ class GameServer:
 
     async def create_table(self, data: Any) -> Table:
         config = TableConfig.from_request(data, self.module)
-        table = Table(config, self.module, self.store)
+        table = Table(config, self.module, self.store, self.server_id)
         await self.store.create_table(config.id, self.server_id, time.time(), config.to_dict())
         self.tables[config.id] = table
         log.info("table created", extra={"table": config.id, "seats": list(config.seats)})
@@ -123,13 +123,15 @@ class GameServer:
             raise ProtocolError("no_table", "P2.1", f"there is no table {table_id!r}")
         if owner != self.server_id and self.store.is_postgres:
             raise ProtocolError(
-                "elsewhere", "P2.1", f"table {table_id!r} is hosted by server {owner!r}"
+                "elsewhere", "P2.1", f"table {table_id!r} is hosted by server {owner!r}", owner
             )
         stored = await self.store.load(table_id)
         if stored is None:
             raise ProtocolError("no_table", "P2.1", f"there is no table {table_id!r}")
         if table_id not in self.tables:  # another hello may have loaded it meanwhile
-            self.tables[table_id] = Table.from_stored(stored, self.module, self.store)
+            self.tables[table_id] = Table.from_stored(
+                stored, self.module, self.store, self.server_id
+            )
             self.tables[table_id].changed()
         return self.tables[table_id]
 
@@ -322,14 +324,14 @@ def create_app(server: GameServer) -> ASGIApp:
         try:
             table = await server.table(request.path_params["table"])
         except ProtocolError as error:
-            return _error(404, error.code, error.rule, str(error))
+            return JSONResponse(error.to_message(), 404)
         return JSONResponse(table.summary())
 
     async def record(request: Request) -> Response:
         try:
             table = await server.table(request.path_params["table"])
         except ProtocolError as error:
-            return _error(404, error.code, error.rule, str(error))
+            return JSONResponse(error.to_message(), 404)
         if not table.state.is_terminal:
             return _error(
                 403,

@@ -42,16 +42,21 @@ _RULE = re.compile(r"\bR\d+(?:\.\d+)?[a-z]?\b")
 
 
 class ProtocolError(Exception):
-    """A refused message: ``code`` (a word), ``rule`` (P1.2, or a RULES.md id) and a message."""
+    """A refused message: ``code`` (a word), ``rule`` (P1.2, or a RULES.md id) and a message;
+    ``server``, for ``elsewhere``: the server id of the process that hosts the table (P2.1)."""
 
-    def __init__(self, code: str, rule: str, message: str) -> None:
+    def __init__(self, code: str, rule: str, message: str, server: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.rule = rule
+        self.server = server
 
     def to_message(self) -> dict[str, Any]:
         """The ``error`` message sent to the client."""
-        return {"type": "error", "code": self.code, "rule": self.rule, "message": str(self)}
+        message = {"type": "error", "code": self.code, "rule": self.rule, "message": str(self)}
+        if self.server is not None:
+            message["server"] = self.server
+        return message
 
 
 def parse(frame: str | bytes | None) -> dict[str, Any]:

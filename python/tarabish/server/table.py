@@ -150,11 +150,14 @@ class Table:
         config: TableConfig,
         module: ModuleType,
         store: Store,
+        server: str,
         tokens: dict[int, str] | None = None,
         actions: tuple[str, ...] = (),
     ) -> None:
         self.config = config
         self.store = store
+        self.server = server
+        """The server id of the process hosting the table: where its clients connect."""
         self.state: Any = module.MatchState(
             seed=config.seed, rules=config.rules, first_dealer=config.first_dealer
         )
@@ -171,10 +174,13 @@ class Table:
         self._timed_out_at: tuple[int, int] | None = None
 
     @classmethod
-    def from_stored(cls, stored: StoredTable, module: ModuleType, store: Store) -> Table:
-        """A table rebuilt from the database: its log replayed on a fresh match."""
+    def from_stored(
+        cls, stored: StoredTable, module: ModuleType, store: Store, server: str
+    ) -> Table:
+        """A table rebuilt from the database, hosted by ``server``: its log replayed on a
+        fresh match."""
         config = TableConfig.from_request(stored.config, module)
-        return cls(config, module, store, stored.tokens, stored.actions)
+        return cls(config, module, store, server, stored.tokens, stored.actions)
 
     @property
     def id(self) -> str:
@@ -195,6 +201,7 @@ class Table:
             )
         return {
             "table": self.id,
+            "server": self.server,
             "rules": self.config.rules.to_dict(),
             "seats": seats,
             "turn_seconds": self.config.turn_seconds,
