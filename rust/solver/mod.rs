@@ -97,10 +97,10 @@ impl Solver {
                 rules.partner_exempt,
             ],
         );
-        if self.config != Some(config) {
-            self.table.next_generation();
-            self.config = Some(config);
-        }
+        let same_rules = self.config == Some(config);
+        self.config = Some(config);
+        self.table
+            .begin(&pos.hands, search::zero_cards(trump), same_rules);
         Ok((Search::new(&mut self.table, trump, rules), pos))
     }
 

@@ -6,7 +6,7 @@
 //! engine's own `legal_plays`, variants included) with equivalent cards merged and ordered by
 //! a cheap heuristic. Nothing on this path allocates.
 
-use super::table::{Bounds, Key, Table};
+use super::table::{Bounds, Table};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
     card_points, cards_above, legal_plays, strength, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH,
@@ -36,6 +36,21 @@ const GALLOP: i32 = 2;
 const ZERO_TRUMP_LANE: u64 = 0b111;
 const ZERO_PLAIN_LANE: u64 = 0b1111;
 const SUIT_LANE: u64 = 0x1ff;
+
+/// The zero-point cards (R1.3) of every suit when `trump` is trump.
+pub(super) fn zero_cards(trump: Suit) -> u64 {
+    Suit::ALL
+        .iter()
+        .map(|&suit| {
+            let lane = if suit == trump {
+                ZERO_TRUMP_LANE
+            } else {
+                ZERO_PLAIN_LANE
+            };
+            lane << (9 * suit as u32)
+        })
+        .fold(0, |all, lane| all | lane)
+}
 
 /// A play-phase position with every card known: what the search needs and nothing more.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,22 +110,11 @@ struct Moves {
 impl<'t> Search<'t> {
     /// A search with trump `trump` under the play variants of `rules`, storing into `table`.
     pub fn new(table: &'t mut Table, trump: Suit, rules: Rules) -> Search<'t> {
-        let zero_cards = Suit::ALL
-            .iter()
-            .map(|&suit| {
-                let lane = if suit == trump {
-                    ZERO_TRUMP_LANE
-                } else {
-                    ZERO_PLAIN_LANE
-                };
-                lane << (9 * suit as u32)
-            })
-            .fold(0, |all, lane| all | lane);
         Search {
             table,
             trump,
             rules,
-            zero_cards,
+            zero_cards: zero_cards(trump),
             nodes: 0,
             passes: 0,
             history: [[0; 36]; 4],
@@ -224,7 +228,7 @@ impl<'t> Search<'t> {
         if left < MIN_TABLE_CARDS {
             return self.best_move(pos, alpha, beta, NO_CARD).0;
         }
-        let key = Key::new(&pos.hands, pos.leader, self.zero_cards);
+        let key = self.table.key(held, pos.leader);
         let (mut lower, mut upper, hint) = match self.table.probe(key) {
             Some(b) => (b.lower as i32, b.upper as i32, b.best),
             None => (0, total, NO_CARD),
@@ -340,7 +344,7 @@ impl<'t> Search<'t> {
                 next_positions[k] = self.play(pos, card);
                 if table_worthy {
                     let next = &next_positions[k].0;
-                    let key = Key::new(&next.hands, next.leader, self.zero_cards);
+                    let key = self.table.key(next.held(), next.leader);
                     self.table.prefetch(key);
                     keys[k] = Some(key);
                 }

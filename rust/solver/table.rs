@@ -1,29 +1,55 @@
 //! The solver's transposition table: bounds on the value of trick-start positions.
 //!
-//! A position at the start of a trick is keyed by the cards each seat still holds and the seat
-//! to lead, nothing else: not the deal, not the order the played cards came in, not the points
-//! already taken (the value counts only what is still to win). The key is exact (108 bits of
-//! cards, 2 of leader), so a hit is never a different position. Trump and the play variants
-//! (R5.1) change values, so each such configuration gets its own *generation*, kept in the key:
-//! entries of other configurations never match and are overwritten first, and nothing needs
-//! clearing between solves. The table has a fixed size ([`TABLE_ENTRIES`]), allocated once per
-//! solver: memory is bounded whatever is solved.
+//! A position at the start of a trick is decided by the cards each seat still holds and the seat
+//! to lead, nothing else: not the order the played cards came in, not the points already taken
+//! (the value counts only what is still to win). Within one *generation* every position comes
+//! from one deal: the seat of each card is fixed by the generation's first position, so the key
+//! needs only which cards are still live (36 bits) and the leader (2 bits). That exact 38-bit
+//! key is mixed by a bijection; its top bits choose the bucket and the rest are kept in the
+//! entry, so a whole entry is one `u64` and a hit is never a different position. Trump and the
+//! play variants (R5.1) change values, and so does the deal: each such change starts a new
+//! generation, kept in the entries, so nothing needs clearing between solves. The table has a
+//! fixed size ([`TABLE_ENTRIES`] of [`ENTRY_BYTES`], 2 MiB: small enough to stay in a core's
+//! L2 cache), allocated once per solver: memory is bounded whatever is solved.
 
 /// log2 of the number of entries.
-pub const TABLE_BITS: u32 = 20;
-/// Entries in one table (two-entry buckets); [`ENTRY_BYTES`] each, 24 MiB in all.
+pub const TABLE_BITS: u32 = 18;
+/// Entries in one table (four-entry buckets); [`ENTRY_BYTES`] each, 2 MiB in all.
 pub const TABLE_ENTRIES: usize = 1 << TABLE_BITS;
 /// The size of one entry.
-pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+pub const ENTRY_BYTES: usize = std::mem::size_of::<u64>();
 
-/// Bits of the high key word used by cards and leader; the generation sits above them.
-const GENERATION_SHIFT: u32 = 46;
+/// Entries in a bucket: 32 bytes, half a cache line, aligned.
+const BUCKET_ENTRIES: usize = 4;
+const BUCKET_BITS: u32 = TABLE_BITS - BUCKET_ENTRIES.trailing_zeros();
+/// A key: 36 bits of live cards, then 2 of leader.
+const KEY_BITS: u32 = 38;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+const LEADER_SHIFT: u32 = 36;
+/// The key bits an entry keeps: the bucket's index holds the others.
+const TAG_BITS: u32 = KEY_BITS - BUCKET_BITS;
+const TAG_MASK: u64 = (1 << TAG_BITS) - 1;
+/// Odd, so multiplying by it modulo 2^38 is a bijection; spreads keys over the buckets.
+const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_SHIFT: u32 = KEY_BITS / 2;
+
+/// An entry: tag | lower | upper | best | tricks left | generation, low bits first. All zero is
+/// empty (generations start at 1).
+const LOWER_SHIFT: u32 = TAG_BITS;
+const UPPER_SHIFT: u32 = LOWER_SHIFT + 8;
+const BEST_SHIFT: u32 = UPPER_SHIFT + 8;
+const BEST_MASK: u64 = 0x3f;
+const TRICKS_SHIFT: u32 = BEST_SHIFT + 6;
+const TRICKS_MASK: u64 = 0xf;
+const GENERATION_SHIFT: u32 = TRICKS_SHIFT + 4;
 /// Generations wrap here, and the table is cleared once then.
 const GENERATIONS: u64 = 1 << (64 - GENERATION_SHIFT);
-const CARD_BITS: u32 = 36;
+
+/// The low four bits of each suit's lane: where the zero-point cards (R1.3) sit.
+const LOW_LANES: u64 = 0xf | 0xf << 9 | 0xf << 18 | 0xf << 27;
 
 /// What the table knows of one position: `lower <= value <= upper` (team 0's points still to
-/// win), the move that was best or cut off, and how many cards were left (for replacement).
+/// win) and the move that was best or cut off (a card index; a number above 35 is no card).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
     /// A lower bound on the value.
@@ -34,83 +60,26 @@ pub struct Bounds {
     pub best: u8,
 }
 
-/// One entry: the key's two words, then lower | upper << 8 | best << 16 | cards left << 24.
-/// All zero is empty (generations start at 1), so the table is allocated zeroed, page by page
-/// as it is touched.
-type Entry = [u64; 3];
-const EMPTY: Entry = [0; 3];
-
-/// An exact position key at a trick start: every remaining card, who holds it, and the leader.
+/// An exact position key at a trick start, within the table's generation: the live cards (the
+/// zero-point ones renumbered, see [`Table::key`]) and the leader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Key {
-    low: u64,
-    high: u64,
-}
+pub struct Key(u64);
 
-impl Key {
-    /// The key of the hands `hands` with `leader` to lead (generation not yet applied).
-    /// `zero_cards` are the zero-point cards of every suit (R1.3): they are the weakest of their
-    /// suit, so only their order among the live ones matters, not which ranks they are; they
-    /// are renumbered from the bottom of their suit so that such positions share an entry.
-    #[inline(always)]
-    pub fn new(hands: &[u64; 4], leader: u8, zero_cards: u64) -> Key {
-        let mut all = hands[0] | hands[1] | hands[2] | hands[3];
-        // Two bits of owner per card: bit 0 set for seats 1 and 3, bit 1 for seats 2 and 3.
-        let mut odd = hands[1] | hands[3];
-        let mut back = hands[2] | hands[3];
-        for lane_start in [0, 9, 18, 27] {
-            let zero = (zero_cards >> lane_start) & ZERO_LANE;
-            let live = ((all >> lane_start) & zero) as usize;
-            if live & (live + 1) == 0 {
-                continue; // already packed at the bottom
-            }
-            for set in [&mut all, &mut odd, &mut back] {
-                let part = ((*set >> lane_start) & zero) as usize;
-                *set = (*set & !(zero << lane_start)) | (COMPRESS[live][part] as u64) << lane_start;
-            }
-        }
-        Key {
-            low: all | (odd << CARD_BITS),
-            high: (odd >> (64 - CARD_BITS))
-                | (back << (2 * CARD_BITS - 64))
-                | ((leader as u64) << 44),
-        }
-    }
-}
+/// One cache-aligned bucket of entries.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Bucket([u64; BUCKET_ENTRIES]);
 
-/// The widest zero-point part of a suit lane (6 7 8 9 of a plain suit).
-const ZERO_LANE: u64 = 0b1111;
-
-/// `COMPRESS[live][set]`: the bits of `set` that are in `live`, packed to the bottom in order
-/// (a four-bit `pext`).
-const COMPRESS: [[u8; 16]; 16] = {
-    let mut table = [[0u8; 16]; 16];
-    let mut live = 0;
-    while live < 16 {
-        let mut set = 0;
-        while set < 16 {
-            let (mut packed, mut next, mut bit) = (0u8, 0, 0);
-            while bit < 4 {
-                if live & (1 << bit) != 0 {
-                    if set & (1 << bit) != 0 {
-                        packed |= 1 << next;
-                    }
-                    next += 1;
-                }
-                bit += 1;
-            }
-            table[live][set] = packed;
-            set += 1;
-        }
-        live += 1;
-    }
-    table
-};
-
-/// A fixed-size table of [`Bounds`] for trick-start positions.
+/// A fixed-size table of [`Bounds`] for trick-start positions of one deal at a time.
 pub struct Table {
-    entries: Box<[Entry]>,
+    buckets: Box<[Bucket]>,
     generation: u64,
+    /// The cards each seat held at the generation's first position: every position of the
+    /// generation has them where they were, or played.
+    owners: [u64; 4],
+    /// Per suit, the low four bits of its lane (the live zero-point cards and, in trump, the
+    /// 9) rewritten to the lowest set of the same cards that has the same owners in order.
+    renumber: [[u8; 16]; 4],
 }
 
 impl Default for Table {
@@ -123,29 +92,81 @@ impl Table {
     /// An empty table of [`TABLE_ENTRIES`] entries.
     pub fn new() -> Table {
         Table {
-            entries: vec![EMPTY; TABLE_ENTRIES].into_boxed_slice(),
-            generation: 1,
+            buckets: vec![Bucket([0; BUCKET_ENTRIES]); 1 << BUCKET_BITS].into_boxed_slice(),
+            generation: 0,
+            owners: [0; 4],
+            renumber: [[0; 16]; 4],
         }
     }
 
-    /// Starts a new generation: what was stored before no longer matches.
-    pub fn next_generation(&mut self) {
+    /// Prepares the table for positions whose seats hold `hands`, `zero_cards` being the
+    /// zero-point cards of every suit (R1.3). The stored bounds are kept if `same_rules` (trump
+    /// and play variants unchanged) and every card held was held by the same seat in the
+    /// generation's first position (a later position of the same deal); otherwise a new
+    /// generation starts and what was stored no longer matches.
+    pub fn begin(&mut self, hands: &[u64; 4], zero_cards: u64, same_rules: bool) {
+        let same_deal = (0..4).all(|seat| hands[seat] & !self.owners[seat] == 0);
+        if same_rules && same_deal && self.generation != 0 {
+            return;
+        }
         self.generation += 1;
         if self.generation == GENERATIONS {
-            self.entries.fill(EMPTY);
+            self.buckets.fill(Bucket([0; BUCKET_ENTRIES]));
             self.generation = 1;
+        }
+        self.owners = *hands;
+        for suit in 0..4 {
+            let start = 9 * suit as u32;
+            let zero = (zero_cards >> start) & 0xf;
+            let owner_of =
+                |rank: u64| (0..4).find(|&seat| (hands[seat] >> start) & (1 << rank) != 0);
+            // The owners of a set's zero-point cards, weakest first (two bits each, after a
+            // marker bit), and its other bits.
+            let signature = |set: u64| {
+                let owners = (0..4)
+                    .filter(|&rank| set & zero & (1 << rank) != 0)
+                    .fold(1u64, |sig, rank| {
+                        sig << 2 | owner_of(rank).unwrap_or(0) as u64
+                    });
+                owners | (set & !zero) << 16
+            };
+            let held = (hands[0] | hands[1] | hands[2] | hands[3]) >> start;
+            for set in 0..16u64 {
+                self.renumber[suit][set as usize] = if set & !held != 0 {
+                    set as u8 // never live in this generation
+                } else {
+                    (0..=set)
+                        .find(|&lower| lower & !held == 0 && signature(lower) == signature(set))
+                        .expect("a set has its own signature") as u8
+                };
+            }
         }
     }
 
+    /// The key of the trick-start position where `held` are the cards still in hand and
+    /// `leader` leads. Zero-point cards (R1.3) are the weakest of their suit, so only their
+    /// owners in order matter, not which ranks they are: they are renumbered to the lowest
+    /// cards with the same owners in order, so that such positions share an entry.
     #[inline(always)]
-    fn tagged(&self, key: Key) -> (u64, u64) {
-        (key.low, key.high | (self.generation << GENERATION_SHIFT))
+    pub fn key(&self, held: u64, leader: u8) -> Key {
+        let mut key = held & !LOW_LANES;
+        for suit in 0..4 {
+            let start = 9 * suit as u32;
+            key |= (self.renumber[suit][((held >> start) & 0xf) as usize] as u64) << start;
+        }
+        Key(key | (leader as u64) << LEADER_SHIFT)
+    }
+
+    /// The bucket index and the tag of `key` (a bijection of the key's 38 bits).
+    #[inline(always)]
+    fn place(key: Key) -> (usize, u64) {
+        let mixed = ((key.0 ^ (key.0 >> MIX_SHIFT)).wrapping_mul(MIX)) & KEY_MASK;
+        ((mixed >> TAG_BITS) as usize, mixed & TAG_MASK)
     }
 
     #[inline(always)]
-    fn bucket(low: u64, high: u64) -> usize {
-        let mixed = (low ^ high.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        ((mixed >> (64 - TABLE_BITS)) as usize) & !1
+    fn matches(&self, entry: u64, tag: u64) -> bool {
+        entry & TAG_MASK == tag && entry >> GENERATION_SHIFT == self.generation
     }
 
     /// Asks the CPU to bring `key`'s bucket into cache, ahead of a probe.
@@ -153,12 +174,11 @@ impl Table {
     pub fn prefetch(&self, key: Key) {
         #[cfg(target_arch = "x86_64")]
         {
-            let (low, high) = self.tagged(key);
-            let at = Table::bucket(low, high);
+            let (at, _) = Table::place(key);
             // SAFETY: a prefetch of an address inside the table; it has no effect on memory.
             unsafe {
                 use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                _mm_prefetch::<_MM_HINT_T0>(self.entries.as_ptr().add(at) as *const i8);
+                _mm_prefetch::<_MM_HINT_T0>(self.buckets.as_ptr().add(at) as *const i8);
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -168,48 +188,47 @@ impl Table {
     /// The bounds stored for `key`, if any.
     #[inline(always)]
     pub fn probe(&self, key: Key) -> Option<Bounds> {
-        let (low, high) = self.tagged(key);
-        let at = Table::bucket(low, high);
-        self.entries[at..at + 2]
+        let (at, tag) = Table::place(key);
+        self.buckets[at]
+            .0
             .iter()
-            .find(|e| e[0] == low && e[1] == high)
-            .map(|e| Bounds {
-                lower: e[2] as u8,
-                upper: (e[2] >> 8) as u8,
-                best: (e[2] >> 16) as u8,
+            .find(|&&e| self.matches(e, tag))
+            .map(|&e| Bounds {
+                lower: (e >> LOWER_SHIFT) as u8,
+                upper: (e >> UPPER_SHIFT) as u8,
+                best: ((e >> BEST_SHIFT) & BEST_MASK) as u8,
             })
     }
 
     /// Records `bounds` for `key`, a position with `cards_left` cards in hand. An existing entry
     /// for the key is replaced (the caller merged its bounds); otherwise a stale entry or the one
-    /// with fewer cards left (cheaper to search again) gives way.
+    /// with the fewest cards left (cheapest to search again) gives way.
     #[inline(always)]
     pub fn store(&mut self, key: Key, bounds: Bounds, cards_left: u32) {
-        let (low, high) = self.tagged(key);
-        let at = Table::bucket(low, high);
+        let (at, tag) = Table::place(key);
         let generation = self.generation;
-        let pair = &mut self.entries[at..at + 2];
-        let slot = if pair[0][0] == low && pair[0][1] == high {
-            0
-        } else if pair[1][0] == low && pair[1][1] == high {
-            1
-        } else {
-            let stale = |e: &Entry| e[1] >> GENERATION_SHIFT != generation;
-            let depth = |e: &Entry| e[2] >> 24;
-            if stale(&pair[0]) || (!stale(&pair[1]) && depth(&pair[0]) < depth(&pair[1])) {
-                0
+        let bucket = &self.buckets[at].0;
+        let tricks = |e: u64| {
+            if e >> GENERATION_SHIFT == generation {
+                (e >> TRICKS_SHIFT) & TRICKS_MASK
             } else {
-                1
+                0 // stale: the first to go
             }
         };
-        pair[slot] = [
-            low,
-            high,
-            bounds.lower as u64
-                | (bounds.upper as u64) << 8
-                | (bounds.best as u64) << 16
-                | (cards_left as u64) << 24,
-        ];
+        let slot = bucket
+            .iter()
+            .position(|&e| self.matches(e, tag))
+            .unwrap_or_else(|| {
+                (0..BUCKET_ENTRIES)
+                    .min_by_key(|&k| tricks(bucket[k]))
+                    .unwrap()
+            });
+        self.buckets[at].0[slot] = tag
+            | (bounds.lower as u64) << LOWER_SHIFT
+            | (bounds.upper as u64) << UPPER_SHIFT
+            | (bounds.best as u64 & BEST_MASK) << BEST_SHIFT
+            | ((cards_left / 4) as u64 & TRICKS_MASK) << TRICKS_SHIFT
+            | generation << GENERATION_SHIFT;
     }
 }
 
@@ -217,42 +236,56 @@ impl Table {
 mod tests {
     use super::*;
 
-    #[test]
-    fn keys_tell_owners_and_leaders_apart() {
-        let a = [0b0001, 0b0010, 0b0100, 0b1000];
-        let b = [0b0010, 0b0001, 0b0100, 0b1000];
-        assert_ne!(Key::new(&a, 0, 0), Key::new(&b, 0, 0));
-        assert_ne!(Key::new(&a, 0, 0), Key::new(&a, 1, 0));
-        let high = [1 << 35, 1 << 34, 1 << 33, 1 << 32];
-        let swapped = [1 << 35, 1 << 33, 1 << 34, 1 << 32];
-        assert_ne!(Key::new(&high, 3, 0), Key::new(&swapped, 3, 0));
-        assert_eq!(Key::new(&high, 3, 0).high >> GENERATION_SHIFT, 0);
-    }
+    /// Every card dealt, nine to a seat in order.
+    const DEAL: [u64; 4] = [0x1ff, 0x1ff << 9, 0x1ff << 18, 0x1ff << 27];
 
     #[test]
-    fn live_zero_cards_are_renumbered_from_the_bottom() {
-        // Clubs 6 7 8 9 have no points when clubs is not trump: holding 7 and 9 with 6 and 8
-        // gone is holding 6 and 7.
-        let zero = 0b1111;
-        let gapped = [0b0010, 0b1000, 1 << 9, 1 << 10];
-        let packed = [0b0001, 0b0010, 1 << 9, 1 << 10];
-        assert_eq!(Key::new(&gapped, 0, zero), Key::new(&packed, 0, zero));
-        assert_ne!(Key::new(&gapped, 0, 0), Key::new(&packed, 0, 0));
-        assert_eq!(COMPRESS[0b1010][0b1000], 0b10);
-    }
-
-    #[test]
-    fn a_new_generation_forgets() {
+    fn keys_tell_live_cards_and_leaders_apart() {
         let mut table = Table::new();
-        let key = Key::new(&[1, 2, 4, 8], 2, 0);
+        table.begin(&DEAL, 0, false);
+        let held = DEAL[0] | DEAL[1] | DEAL[2] | DEAL[3];
+        assert_ne!(table.key(held, 0), table.key(held & !1, 0));
+        assert_ne!(table.key(held, 0), table.key(held, 1));
+        // The bijection: distinct keys never share both bucket and tag.
+        let (a, b) = (table.key(held, 3), table.key(held & !(1 << 35), 3));
+        assert_ne!(Table::place(a), Table::place(b));
+    }
+
+    #[test]
+    fn live_zero_cards_are_renumbered_by_owners_in_order() {
+        // Clubs 6 7 8 9 have no points when clubs is not trump: seat 0 holds 6 and 8, seat 1
+        // holds 7 and 9. With 7 and 8 gone, the 6 and 9 (seats 0, 1) are the 6 and 7 (seats 0,
+        // 1): one entry. With 6 and 9 gone, the 7 and 8 (seats 1, 0) are another position.
+        let deal = [0b0101, 0b1010, 1 << 20, 1 << 30];
+        let mut table = Table::new();
+        table.begin(&deal, 0b1111, false);
+        let others = (1 << 20) | (1 << 30);
+        let key = |clubs: u64| table.key(clubs | others, 0);
+        assert_eq!(key(0b1001), key(0b0011));
+        assert_ne!(key(0b0110), key(0b0011));
+        assert_eq!(key(0b0110), key(0b0110));
+    }
+
+    #[test]
+    fn a_new_deal_or_new_rules_forget() {
+        let mut table = Table::new();
+        table.begin(&DEAL, 0, false);
+        let key = table.key(0b1111 | 0b1111 << 9, 2);
         let bounds = Bounds {
             lower: 3,
             upper: 40,
             best: 7,
         };
-        table.store(key, bounds, 4);
+        table.store(key, bounds, 8);
         assert_eq!(table.probe(key), Some(bounds));
-        table.next_generation();
+        let later = [DEAL[0] & !1, DEAL[1], DEAL[2], DEAL[3]];
+        table.begin(&later, 0, true); // a later position of the same deal: kept
+        assert_eq!(table.probe(key), Some(bounds));
+        table.begin(&later, 0, false); // other rules
+        assert_eq!(table.probe(key), None);
+        table.store(key, bounds, 8);
+        let swapped = [DEAL[1], DEAL[0], DEAL[2], DEAL[3]];
+        table.begin(&swapped, 0, true); // another deal
         assert_eq!(table.probe(key), None);
     }
 }
