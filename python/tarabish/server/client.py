@@ -22,7 +22,8 @@ import functools
 import logging
 import time
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -62,8 +63,13 @@ class Socket:
     async def accept(self) -> None:
         await self._send({"type": "websocket.accept"})
 
-    async def send_text(self, text: str) -> None:
-        await self._send({"type": "websocket.send", "text": text})
+    def send_text(self, text: str) -> Coroutine[Any, Any, None]:
+        """The send of one text message, not yet begun: the ASGI server's own coroutine, with
+        no frame of ours around it (``Client.wake`` drives it in place)."""
+        sending = self._send({"type": "websocket.send", "text": text})
+        if type(sending) is CoroutineType:
+            return sending
+        return _awaited(sending)
 
     async def close(self, code: int, reason: str) -> None:
         await self._send({"type": "websocket.close", "code": code, "reason": reason})
@@ -226,6 +232,10 @@ async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
             waiting = sending.send(None)
         except StopIteration:
             return
+
+
+async def _awaited(sending: Awaitable[None]) -> None:
+    await sending
 
 
 def _set_done(ready: asyncio.Future[None], _: Any) -> None:

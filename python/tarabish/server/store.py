@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import queue
@@ -64,6 +65,10 @@ class StoreUnavailable(Exception):
     was stored. The store opens a new connection for the next write."""
 
 
+class StoreBatchFailed(Exception):
+    """The rows appended together could not be committed together: each is tried alone."""
+
+
 class StoreConflict(InvalidInputError):
     """A write that the database refuses because the row exists: a seat already taken, or an
     action number already written (another process wrote this table, docs/PROTOCOL.md)."""
@@ -105,7 +110,7 @@ class Store:
         self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
         self._pending: list[_Job] = []
         self._rows: list[_Row] = []
-        self._rows_done: asyncio.Future[Any] | None = None
+        self._rows_waiting: list[asyncio.Future[None]] | None = None
         self._thread: threading.Thread | None = None
         self._connection: Any = None
 
@@ -204,7 +209,7 @@ class Store:
 
     def _flush(self) -> None:
         """Hand the writes of this event-loop turn to the writer thread as one batch."""
-        self._rows_done = None
+        self._rows_waiting = None
         if self._pending:
             self._jobs.put(self._pending)
             self._pending = []
@@ -284,23 +289,27 @@ class Store:
         """Append action number ``n`` (0-based) of a table; ``finished`` marks the match over.
         ``StoreConflict`` if number ``n`` is written already.
 
-        The actions appended in one event-loop turn share one job, one ``executemany`` and one
-        future (the server's hot path: one action after another, from every table). If that
-        job fails, none of its rows was committed, and each row is tried alone, so that only
-        the rows the database refuses fail."""
+        The actions appended in one event-loop turn share one job and one ``executemany``
+        (the server's hot path: one action after another, from every table); each waits on a
+        future of its own, settled with the job's, so that a cancelled action (a bot's, at
+        shutdown) cancels no other. If that job fails, none of its rows was committed, and each
+        row is tried alone, so that only the rows the database refuses fail."""
         loop = asyncio.get_running_loop()
-        if self._rows_done is None:
+        waiting = self._rows_waiting
+        if waiting is None:
             rows: list[_Row] = []
+            waiting = []
             done: asyncio.Future[Any] = loop.create_future()
-            self._rows, self._rows_done = rows, done
+            done.add_done_callback(functools.partial(_settle_rows, waiting))
+            self._rows, self._rows_waiting = rows, waiting
             loop.call_soon(self._flush)
             self._pending.append((lambda cursor: self._append_rows(cursor, rows), done))
-        rows, done = self._rows, self._rows_done
-        rows.append((table_id, n, seat, action, at, finished))
+        mine: asyncio.Future[None] = loop.create_future()
+        self._rows.append((table_id, n, seat, action, at, finished))
+        waiting.append(mine)
         try:
-            # Shielded: a cancelled action (a bot's, at shutdown) must not cancel the others'.
-            await asyncio.shield(done)
-        except Exception:
+            await mine
+        except StoreBatchFailed:
             await self._append_one(table_id, n, seat, action, at, finished)
 
     def _append_rows(self, cursor: Any, rows: list[_Row]) -> None:
@@ -383,6 +392,17 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_result(value)
     else:
         future.set_exception(value)
+
+
+def _settle_rows(waiting: list[asyncio.Future[None]], done: asyncio.Future[Any]) -> None:
+    """The rows appended together are committed (or not): tell each action that waits."""
+    failed = done.cancelled() or done.exception() is not None
+    for future in waiting:
+        if not future.done():
+            if failed:
+                future.set_exception(StoreBatchFailed())
+            else:
+                future.set_result(None)
 
 
 def _settle_all(jobs: list[_Job], results: list[tuple[bool, Any]]) -> None:
