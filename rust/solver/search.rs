@@ -99,6 +99,10 @@ pub struct Search<'t> {
     /// History heuristic: how often (weighted by depth) each card of each seat refuted a
     /// window; breaks ties in move ordering.
     history: [[u32; 36]; 4],
+    /// Killer leads: for each number of cards left and each seat, the last lead that refuted a
+    /// window there. Tried first, before the table's move: a refutation found in a sibling
+    /// position is more often a refutation here than the best move of a failed-low search is.
+    killers: [[u8; 4]; 37],
 }
 
 /// Up to nine card indices in the order to try them.
@@ -118,6 +122,7 @@ impl<'t> Search<'t> {
             nodes: 0,
             passes: 0,
             history: [[0; 36]; 4],
+            killers: [[NO_CARD; 4]; 37],
         }
     }
 
@@ -137,30 +142,7 @@ impl<'t> Search<'t> {
     /// if the card completed a trick (the next position then starts a trick).
     #[inline(always)]
     pub fn play(&self, pos: &Position, card: u8) -> (Position, i32) {
-        let mut next = *pos;
-        let bit = 1u64 << card;
-        let points = card_points(Card::from_index_unchecked(card), self.trump) as u8;
-        next.hands[pos.to_move as usize] &= !bit;
-        next.hand_points -= points;
-        next.trick_points += points;
-        next.trick
-            .push(Card::from_index_unchecked(card), self.trump);
-        if next.trick.len() < 4 {
-            next.trick_cards |= bit;
-            next.to_move = next_seat(pos.to_move);
-            return (next, 0);
-        }
-        let winner = seat_after(pos.leader, next.trick.winner());
-        let mut won = next.trick_points as i32;
-        if next.held() == 0 {
-            won += LAST_TRICK_BONUS;
-        }
-        next.trick = TrickSoFar::EMPTY;
-        next.trick_cards = 0;
-        next.trick_points = 0;
-        next.leader = winner;
-        next.to_move = winner;
-        (next, if team_of(winner) == 0 { won } else { 0 })
+        play(pos, card, self.trump)
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
@@ -325,51 +307,63 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Tries the moves of the seat to move in order; returns the fail-soft value and the move
-    /// that reached it.
+    /// Searches the moves of the seat to move; returns the fail-soft value and the move that
+    /// reached it.
     #[inline(always)]
-    fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
-        let maximizing = team_of(pos.to_move) == 0;
+    fn best_move(&mut self, pos: &Position, alpha: i32, beta: i32, hint: u8) -> (i32, u8) {
         let moves = self.ordered_moves(pos, hint);
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_card = moves.cards[0];
+        if pos.trick.len() < 3 {
+            let trump = self.trump;
+            return self.try_moves(pos, alpha, beta, &moves, |_, card| play(pos, card, trump));
+        }
         // The last card of a trick leads to trick starts: fetch their table entries while the
         // first ones are searched.
         let mut next_positions = [(*pos, 0); MAX_MOVES];
-        let completes = pos.trick.len() == 3;
-        if completes {
-            let table_worthy = pos.held().count_ones() > MIN_TABLE_CARDS;
-            let mut keys = [None; MAX_MOVES];
-            for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
-                next_positions[k] = self.play(pos, card);
-                if table_worthy {
-                    let next = &next_positions[k].0;
-                    let key = self.table.key(next.held(), next.leader);
-                    self.table.prefetch(key);
-                    keys[k] = Some(key);
-                }
-            }
-            // Enhanced transposition cutoff: a stored bound of one reply may settle this node
-            // before anything is searched.
-            for (k, key) in keys[..moves.len].iter().enumerate() {
-                let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
-                    continue;
-                };
-                let won = next_positions[k].1;
-                if maximizing && won + bounds.lower as i32 >= beta {
-                    return (won + bounds.lower as i32, moves.cards[k]);
-                }
-                if !maximizing && won + (bounds.upper as i32) <= alpha {
-                    return (won + bounds.upper as i32, moves.cards[k]);
-                }
+        let table_worthy = pos.held().count_ones() > MIN_TABLE_CARDS;
+        let mut keys = [None; MAX_MOVES];
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            next_positions[k] = self.play(pos, card);
+            if table_worthy {
+                let next = &next_positions[k].0;
+                let key = self.table.key(next.held(), next.leader);
+                self.table.prefetch(key);
+                keys[k] = Some(key);
             }
         }
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
-            let (next, won) = if completes {
-                next_positions[k]
-            } else {
-                self.play(pos, card)
+        // Enhanced transposition cutoff: a stored bound of one reply may settle this node
+        // before anything is searched.
+        let maximizing = team_of(pos.to_move) == 0;
+        for (k, key) in keys[..moves.len].iter().enumerate() {
+            let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
+                continue;
             };
+            let won = next_positions[k].1;
+            if maximizing && won + bounds.lower as i32 >= beta {
+                return (won + bounds.lower as i32, moves.cards[k]);
+            }
+            if !maximizing && won + (bounds.upper as i32) <= alpha {
+                return (won + bounds.upper as i32, moves.cards[k]);
+            }
+        }
+        self.try_moves(pos, alpha, beta, &moves, |k, _| next_positions[k])
+    }
+
+    /// Tries `moves` in order, `next(k, card)` giving the position after the `k`-th and the
+    /// points team 0 won by it; returns the fail-soft value and the move that reached it.
+    #[inline(always)]
+    fn try_moves(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        moves: &Moves,
+        next: impl Fn(usize, u8) -> (Position, i32),
+    ) -> (i32, u8) {
+        let maximizing = team_of(pos.to_move) == 0;
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut best_card = moves.cards[0];
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            let (next, won) = next(k, card);
             let value = won + self.search(&next, alpha - won, beta - won);
             if maximizing {
                 if value > best {
@@ -410,11 +404,15 @@ impl<'t> Search<'t> {
         false
     }
 
-    /// Credits `card` with a cutoff in the history table, more for bigger subtrees.
+    /// Credits `card` with a cutoff in the history table, more for bigger subtrees, and makes
+    /// it the killer of a lead.
     #[inline(always)]
     fn credit(&mut self, pos: &Position, card: u8) {
         let left = pos.held().count_ones();
         self.history[pos.to_move as usize][card as usize] += left * left;
+        if pos.trick.is_empty() {
+            self.killers[left as usize][pos.to_move as usize] = card;
+        }
     }
 
     /// The cards of `legal` that are not equivalent to a lower one: zero-point cards (R1.3) of
@@ -440,9 +438,9 @@ impl<'t> Search<'t> {
         keep
     }
 
-    /// The distinct legal moves, most promising first: the table's hint, then by a score that
-    /// favours winning the trick with points when one's side can, and shedding nothing of
-    /// value when it cannot.
+    /// The distinct legal moves, most promising first: the killer lead, the table's hint, then
+    /// by a score that favours winning the trick with points when one's side can, and shedding
+    /// nothing of value when it cannot.
     #[inline(always)]
     fn ordered_moves(&self, pos: &Position, hint: u8) -> Moves {
         let mut moves = Moves {
@@ -456,12 +454,19 @@ impl<'t> Search<'t> {
         let position_in_trick = pos.trick.len();
         let partner_winning =
             position_in_trick >= 2 && seat_after(pos.leader, pos.trick.winner()) == partner;
+        let killer = if position_in_trick == 0 {
+            self.killers[pos.held().count_ones() as usize][pos.to_move as usize]
+        } else {
+            NO_CARD
+        };
         while set != 0 {
             let card = set.trailing_zeros() as u8;
             set &= set - 1;
             let c = Card::from_index_unchecked(card);
             let points = card_points(c, self.trump) as i32;
-            let score = if card == hint {
+            let score = if card == killer {
+                1_100
+            } else if card == hint {
                 1_000
             } else if position_in_trick == 0 {
                 // Lead a card no one can beat in its suit for its points; else a cheap one.
@@ -504,6 +509,34 @@ impl<'t> Search<'t> {
         }
         moves
     }
+}
+
+/// [`Search::play`] with trump `trump`.
+#[inline(always)]
+fn play(pos: &Position, card: u8, trump: Suit) -> (Position, i32) {
+    let mut next = *pos;
+    let bit = 1u64 << card;
+    let points = card_points(Card::from_index_unchecked(card), trump) as u8;
+    next.hands[pos.to_move as usize] &= !bit;
+    next.hand_points -= points;
+    next.trick_points += points;
+    next.trick.push(Card::from_index_unchecked(card), trump);
+    if next.trick.len() < 4 {
+        next.trick_cards |= bit;
+        next.to_move = next_seat(pos.to_move);
+        return (next, 0);
+    }
+    let winner = seat_after(pos.leader, next.trick.winner());
+    let mut won = next.trick_points as i32;
+    if next.held() == 0 {
+        won += LAST_TRICK_BONUS;
+    }
+    next.trick = TrickSoFar::EMPTY;
+    next.trick_cards = 0;
+    next.trick_points = 0;
+    next.leader = winner;
+    next.to_move = winner;
+    (next, if team_of(winner) == 0 { won } else { 0 })
 }
 
 /// The cards of `own` (a lane in strength order, bit = strength) stronger than every card of
