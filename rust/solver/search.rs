@@ -142,7 +142,30 @@ impl<'t> Search<'t> {
     /// if the card completed a trick (the next position then starts a trick).
     #[inline(always)]
     pub fn play(&self, pos: &Position, card: u8) -> (Position, i32) {
-        play(pos, card, self.trump)
+        let mut next = *pos;
+        let bit = 1u64 << card;
+        let points = card_points(Card::from_index_unchecked(card), self.trump) as u8;
+        next.hands[pos.to_move as usize] &= !bit;
+        next.hand_points -= points;
+        next.trick_points += points;
+        next.trick
+            .push(Card::from_index_unchecked(card), self.trump);
+        if next.trick.len() < 4 {
+            next.trick_cards |= bit;
+            next.to_move = next_seat(pos.to_move);
+            return (next, 0);
+        }
+        let winner = seat_after(pos.leader, next.trick.winner());
+        let mut won = next.trick_points as i32;
+        if next.held() == 0 {
+            won += LAST_TRICK_BONUS;
+        }
+        next.trick = TrickSoFar::EMPTY;
+        next.trick_cards = 0;
+        next.trick_points = 0;
+        next.leader = winner;
+        next.to_move = winner;
+        (next, if team_of(winner) == 0 { won } else { 0 })
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
@@ -307,63 +330,21 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Searches the moves of the seat to move; returns the fail-soft value and the move that
-    /// reached it.
+    /// Tries the moves of the seat to move in order; returns the fail-soft value and the move
+    /// that reached it.
     #[inline(always)]
-    fn best_move(&mut self, pos: &Position, alpha: i32, beta: i32, hint: u8) -> (i32, u8) {
+    fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
         let moves = self.ordered_moves(pos, hint);
-        if pos.trick.len() < 3 {
-            let trump = self.trump;
-            return self.try_moves(pos, alpha, beta, &moves, |_, card| play(pos, card, trump));
-        }
-        // The last card of a trick leads to trick starts: fetch their table entries while the
-        // first ones are searched.
-        let mut next_positions = [(*pos, 0); MAX_MOVES];
-        let table_worthy = pos.held().count_ones() > MIN_TABLE_CARDS;
-        let mut keys = [None; MAX_MOVES];
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
-            next_positions[k] = self.play(pos, card);
-            if table_worthy {
-                let next = &next_positions[k].0;
-                let key = self.table.key(next.held(), next.leader);
-                self.table.prefetch(key);
-                keys[k] = Some(key);
+        if pos.trick.len() == 3 && pos.held().count_ones() > MIN_TABLE_CARDS {
+            if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves) {
+                return cutoff;
             }
         }
-        // Enhanced transposition cutoff: a stored bound of one reply may settle this node
-        // before anything is searched.
-        let maximizing = team_of(pos.to_move) == 0;
-        for (k, key) in keys[..moves.len].iter().enumerate() {
-            let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
-                continue;
-            };
-            let won = next_positions[k].1;
-            if maximizing && won + bounds.lower as i32 >= beta {
-                return (won + bounds.lower as i32, moves.cards[k]);
-            }
-            if !maximizing && won + (bounds.upper as i32) <= alpha {
-                return (won + bounds.upper as i32, moves.cards[k]);
-            }
-        }
-        self.try_moves(pos, alpha, beta, &moves, |k, _| next_positions[k])
-    }
-
-    /// Tries `moves` in order, `next(k, card)` giving the position after the `k`-th and the
-    /// points team 0 won by it; returns the fail-soft value and the move that reached it.
-    #[inline(always)]
-    fn try_moves(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        mut beta: i32,
-        moves: &Moves,
-        next: impl Fn(usize, u8) -> (Position, i32),
-    ) -> (i32, u8) {
         let maximizing = team_of(pos.to_move) == 0;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_card = moves.cards[0];
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
-            let (next, won) = next(k, card);
+        for &card in &moves.cards[..moves.len] {
+            let (next, won) = self.play(pos, card);
             let value = won + self.search(&next, alpha - won, beta - won);
             if maximizing {
                 if value > best {
@@ -386,6 +367,42 @@ impl<'t> Search<'t> {
             }
         }
         (best, best_card)
+    }
+
+    /// Enhanced transposition cutoff at the last card of a trick, whose replies all lead to
+    /// trick starts: their table entries are fetched together, and a stored bound of one may
+    /// settle the node before anything is searched. (The replies are played again when
+    /// searched: cheaper than keeping nine positions.)
+    #[inline(always)]
+    fn transposition_cutoff(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        moves: &Moves,
+    ) -> Option<(i32, u8)> {
+        let mut keys = [None; MAX_MOVES];
+        let mut won = [0; MAX_MOVES];
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            let (next, points) = self.play(pos, card);
+            let key = self.table.key(next.held(), next.leader);
+            self.table.prefetch(key);
+            keys[k] = Some(key);
+            won[k] = points;
+        }
+        let maximizing = team_of(pos.to_move) == 0;
+        for (k, key) in keys[..moves.len].iter().enumerate() {
+            let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
+                continue;
+            };
+            if maximizing && won[k] + bounds.lower as i32 >= beta {
+                return Some((won[k] + bounds.lower as i32, moves.cards[k]));
+            }
+            if !maximizing && won[k] + (bounds.upper as i32) <= alpha {
+                return Some((won[k] + bounds.upper as i32, moves.cards[k]));
+            }
+        }
+        None
     }
 
     /// Whether the leader's partner holds a card of `suit` that no other live card beats.
@@ -509,34 +526,6 @@ impl<'t> Search<'t> {
         }
         moves
     }
-}
-
-/// [`Search::play`] with trump `trump`.
-#[inline(always)]
-fn play(pos: &Position, card: u8, trump: Suit) -> (Position, i32) {
-    let mut next = *pos;
-    let bit = 1u64 << card;
-    let points = card_points(Card::from_index_unchecked(card), trump) as u8;
-    next.hands[pos.to_move as usize] &= !bit;
-    next.hand_points -= points;
-    next.trick_points += points;
-    next.trick.push(Card::from_index_unchecked(card), trump);
-    if next.trick.len() < 4 {
-        next.trick_cards |= bit;
-        next.to_move = next_seat(pos.to_move);
-        return (next, 0);
-    }
-    let winner = seat_after(pos.leader, next.trick.winner());
-    let mut won = next.trick_points as i32;
-    if next.held() == 0 {
-        won += LAST_TRICK_BONUS;
-    }
-    next.trick = TrickSoFar::EMPTY;
-    next.trick_cards = 0;
-    next.trick_points = 0;
-    next.leader = winner;
-    next.to_move = winner;
-    (next, if team_of(winner) == 0 { won } else { 0 })
 }
 
 /// The cards of `own` (a lane in strength order, bit = strength) stronger than every card of
