@@ -97,6 +97,8 @@ class Run:
     """The mean time between two actions of a table (``1 / rate``), or None: at once."""
     due: dict[str, float] = field(default_factory=dict)
     """When each table's next action is due (``time.perf_counter``), with ``interval``."""
+    server_sleeps: int = 0
+    """Voluntary context switches of the server processes' threads in the window."""
 
 
 class Seat(asyncio.Protocol):
@@ -274,6 +276,20 @@ def cpu_of(pids: list[int]) -> dict[int, tuple[float, float]]:
     return spent
 
 
+def sleeps(pids: list[int]) -> int:
+    """How many times the threads of ``pids`` have gone to sleep so far (voluntary context
+    switches, Linux /proc): each is a wake-up later, which costs CPU that no Python profile
+    shows."""
+    total = 0
+    for pid in pids:
+        for status in Path(f"/proc/{pid}/task").glob("*/status"):
+            with contextlib.suppress(OSError):
+                for line in status.read_text().splitlines():
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        total += int(line.split()[1])
+    return total
+
+
 def spent_by(before: dict[int, tuple[float, float]], pids: list[int]) -> tuple[float, float]:
     """User and system CPU time ``pids`` spent since ``before`` (processes alive at both)."""
     after = cpu_of(pids)
@@ -299,6 +315,8 @@ class Report:
     p99_ms: float
     server_cpu_ms_per_action: float
     server_system_share: float
+    server_sleeps_per_action: float
+    """Times a server thread went to sleep (and so was woken), an action."""
     generator_cpu_ms_per_action: float
     generator_system_share: float
     database_cpu_ms_per_action: float | None
@@ -333,7 +351,8 @@ class Report:
             f"latency p50 {self.p50_ms:.1f} ms, p99 {self.p99_ms:.1f} ms, "
             f"{self.errors} errors, {self.tables_moved} tables moved",
             f"CPU an action: server {self.server_cpu_ms_per_action:.3f} ms "
-            f"({100 * self.server_system_share:.0f} % in the kernel), "
+            f"({100 * self.server_system_share:.0f} % in the kernel, "
+            f"{self.server_sleeps_per_action:.2f} sleeps), "
             f"load generator {self.generator_cpu_ms_per_action:.3f} ms "
             f"({100 * self.generator_system_share:.0f} % in the kernel){database}; "
             f"load average {load} (at the end)",
@@ -368,6 +387,7 @@ async def _drive(
     gc.freeze()  # the clients live through the run: the collector need not walk them again
     servers = sorted({server.process.pid for server in hosts.values()})
     before = cpu_of([*servers, *database, os.getpid()])
+    slept = sleeps(servers)
     begin = time.perf_counter()
     run.window = (begin, begin + seconds)
     run.started = run.sending = True
@@ -376,6 +396,7 @@ async def _drive(
     await asyncio.sleep(seconds)
     run.sending = False
     server_cpu = spent_by(before, servers)
+    run.server_sleeps = sleeps(servers) - slept
     mine_cpu = spent_by(before, [os.getpid()])
     database_cpu = spent_by(before, database)
     deadline = time.monotonic() + SETTLE_SECONDS
@@ -517,6 +538,7 @@ def run(
         p99_ms=1000 * latencies[min(len(latencies) - 1, int(0.99 * len(latencies)))],
         server_cpu_ms_per_action=1000 * sum(server_cpu) / max(count, 1),
         server_system_share=server_cpu[1] / max(sum(server_cpu), 1e-9),
+        server_sleeps_per_action=load.server_sleeps / max(count, 1),
         generator_cpu_ms_per_action=1000 * sum(mine_cpu) / max(count, 1),
         generator_system_share=mine_cpu[1] / max(sum(mine_cpu), 1e-9),
         database_cpu_ms_per_action=None
