@@ -472,15 +472,18 @@ def run(
     its clients hear their turn (``rate`` None: what the server can take, at the latency that
     gives), or about ``rate`` actions a second a table (an offered load of ``tables * rate``
     actions a second, and the latency at that load). ``servers`` processes share the database
-    (more than one needs PostgreSQL), each hosting the tables created on it."""
+    (more than one share PostgreSQL: a throwaway cluster if ``db`` is None), each hosting the
+    tables created on it."""
     if not 0 < tables <= MAX_TABLES or not 0 < seconds <= MAX_SECONDS:
         raise ValueError(f"tables 1..{MAX_TABLES} and seconds up to {MAX_SECONDS}")
     if rate is not None and not 0 < rate <= MAX_RATE:
         raise ValueError(f"rate: actions a second a table, up to {MAX_RATE}")
     if not 0 < servers <= MAX_SERVERS:
         raise ValueError(f"servers: 1..{MAX_SERVERS} processes")
-    if servers > 1 and not (db or "").startswith("postgres"):
-        raise ValueError("several server processes share a PostgreSQL database (--db postgresql)")
+    if servers > 1:
+        db = db or THROWAWAY_POSTGRESQL
+        if not db.startswith("postgres"):
+            raise ValueError("several server processes share a PostgreSQL database")
     # Two sockets a connection in one process each side: raise the open-file limit.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = min(hard, max(soft, 2 * SEATS * tables + 1024))
@@ -571,7 +574,7 @@ def main() -> None:
         type=int,
         default=1,
         help="server processes sharing the database, each hosting its share of the tables "
-        "(more than one needs --db postgresql)",
+        "(more than one share PostgreSQL: a throwaway cluster unless --db names one)",
     )
     args = parser.parse_args()
     for line in run(args.tables, args.seconds, args.db, args.rate, args.servers).lines():
