@@ -9,8 +9,8 @@
 use super::table::{Bounds, Table};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
-    card_points, cards_above, legal_plays, strength, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH,
-    TRUMP_POINTS, TRUMP_STRENGTH,
+    card_points, legal_plays, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
+    TRUMP_STRENGTH,
 };
 use crate::scoring;
 use crate::seats::{next_seat, partner, seat_after, team_of};
@@ -405,20 +405,20 @@ impl<'t> Search<'t> {
         None
     }
 
-    /// Whether the leader's partner holds a card of `suit` that no other live card beats.
+    /// The strongest card of every suit among `live` (R1.2 trick order).
     #[inline(always)]
-    fn partner_has_master(&self, pos: &Position, suit: Suit, live: u64) -> bool {
-        let partner = pos.hands[((pos.to_move + 2) & 3) as usize];
-        let mut own = CardSet(partner).of_suit(suit).0;
-        while own != 0 {
-            let card = Card::from_index_unchecked(own.trailing_zeros() as u8);
-            own &= own - 1;
-            let stronger = cards_above(suit, strength(card, self.trump), self.trump);
-            if live & !partner & stronger.0 == 0 {
-                return true;
-            }
-        }
-        false
+    fn masters(&self, live: u64) -> u64 {
+        (0..4)
+            .map(|suit| {
+                let lane = ((live >> (9 * suit)) & SUIT_LANE) as usize;
+                let strongest = if suit == self.trump as u32 {
+                    STRONGEST_TRUMP[lane]
+                } else {
+                    STRONGEST_PLAIN[lane]
+                };
+                (strongest as u64) << (9 * suit)
+            })
+            .fold(0, |all, master| all | master)
     }
 
     /// Credits `card` with a cutoff in the history table, more for bigger subtrees, and makes
@@ -476,6 +476,13 @@ impl<'t> Search<'t> {
         } else {
             NO_CARD
         };
+        // For a lead: the card no one can beat in each suit, and those the partner holds.
+        let masters = if position_in_trick == 0 {
+            self.masters(live)
+        } else {
+            0
+        };
+        let partner_masters = masters & pos.hands[partner as usize];
         while set != 0 {
             let card = set.trailing_zeros() as u8;
             set &= set - 1;
@@ -487,11 +494,9 @@ impl<'t> Search<'t> {
                 1_000
             } else if position_in_trick == 0 {
                 // Lead a card no one can beat in its suit for its points; else a cheap one.
-                let stronger = cards_above(c.suit(), strength(c, self.trump), self.trump);
-                let master = live & stronger.0 == 0;
-                if master {
+                if masters & (1 << card) != 0 {
                     100 + points
-                } else if self.partner_has_master(pos, c.suit(), live) {
+                } else if partner_masters & (SUIT_LANE << (9 * c.suit() as u32)) != 0 {
                     80 - points
                 } else {
                     -points
@@ -546,6 +551,29 @@ const TRUMP_POINTS_BY_STRENGTH: [u8; 512] = by_strength(TRUMP_STRENGTH, TRUMP_PO
 /// The same for a plain suit.
 const PLAIN_BY_STRENGTH: [u16; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).0;
 const PLAIN_POINTS_BY_STRENGTH: [u8; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).1;
+
+/// The strongest card (its natural-rank bit) of a trump lane (natural-rank bits); 0 for none.
+const STRONGEST_TRUMP: [u16; 512] = strongest(TRUMP_STRENGTH);
+/// The same for a plain suit.
+const STRONGEST_PLAIN: [u16; 512] = strongest(PLAIN_STRENGTH);
+
+const fn strongest(strength: [u8; 9]) -> [u16; 512] {
+    let mut table = [0u16; 512];
+    let mut lane: u32 = 1;
+    while lane < 512 {
+        let mut best = lane.trailing_zeros() as usize;
+        let mut rank = best + 1;
+        while rank < 9 {
+            if lane & (1 << rank) != 0 && strength[rank] > strength[best] {
+                best = rank;
+            }
+            rank += 1;
+        }
+        table[lane as usize] = 1 << best;
+        lane += 1;
+    }
+    table
+}
 
 const fn by_strength(strength: [u8; 9], rank_points: [u8; 9]) -> ([u16; 512], [u8; 512]) {
     let mut table = [0u16; 512];
