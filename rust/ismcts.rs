@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use crate::bits::{has_bmi2, select, select_with};
-use crate::bots::{random_action, wins_so_far, Params, Policy};
+use crate::bots::{random_action, Params, Policy};
 use crate::cards::Card;
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
@@ -99,9 +99,14 @@ impl IsmctsParams {
 }
 
 /// A node of the tree: the statistics of one action taken from its parent's information set.
+/// UCB1's terms are kept ready (`mean` = reward / visits, `scale` = 1 / sqrt(visits)) and
+/// updated when the visits or the reward change, so the walk over the children does no
+/// division and no square root.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     reward: f64,
+    mean: f32,
+    scale: f32,
     visits: u32,
     available: u32,
     /// The first block of this node's children, or `NONE`.
@@ -118,8 +123,41 @@ const EMPTY: u8 = u8::MAX;
 const BLOCK: usize = 4;
 
 impl Node {
+    /// A node just added by a walk: visited once (that walk's visit, counted before its
+    /// playout's reward).
+    fn fresh(action: u8, mover: u8) -> Node {
+        Node {
+            reward: 0.0,
+            mean: 0.0,
+            scale: 1.0,
+            visits: 1,
+            available: 1,
+            first_block: NONE,
+            action,
+            mover,
+        }
+    }
+
+    /// Counts a walk's visit before its reward is known (the virtual loss of a batch:
+    /// docs/SEARCH.md "Speed").
+    #[inline(always)]
+    fn visit(&mut self) {
+        self.visits += 1;
+        self.mean = (self.reward / self.visits as f64) as f32;
+        self.scale = (self.visits as f32).sqrt().recip();
+    }
+
+    /// Adds a visited walk's reward.
+    #[inline(always)]
+    fn reward(&mut self, share: f64) {
+        self.reward += share;
+        self.mean = (self.reward / self.visits as f64) as f32;
+    }
+
     const EMPTY: Node = Node {
         reward: 0.0,
+        mean: 0.0,
+        scale: 0.0,
         visits: 0,
         available: 0,
         first_block: NONE,
@@ -315,6 +353,23 @@ trait World: Copy {
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2.
     unsafe fn finish<const BMI2: bool>(self, playout: Playout, rng: &mut SplitMix64) -> [u32; 2];
+    /// [`World::finish`] for each of a batch's worlds (at most [`BATCH`]), by position.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2.
+    #[inline(always)]
+    unsafe fn finish_all<const BMI2: bool>(
+        worlds: &mut [Self],
+        playout: Playout,
+        rng: &mut SplitMix64,
+    ) -> [[u32; 2]; BATCH] {
+        let mut scores = [[0; 2]; BATCH];
+        for (score, world) in scores.iter_mut().zip(worlds.iter()) {
+            // SAFETY: the caller's guarantee.
+            *score = unsafe { world.finish::<BMI2>(playout, rng) };
+        }
+        scores
+    }
 }
 
 impl World for Hand {
@@ -382,15 +437,47 @@ impl World for Rollout {
         }
         self.score()
     }
+    #[inline(always)]
+    unsafe fn finish_all<const BMI2: bool>(
+        worlds: &mut [Rollout],
+        playout: Playout,
+        rng: &mut SplitMix64,
+    ) -> [[u32; 2]; BATCH] {
+        match playout {
+            // SAFETY: the caller's guarantee.
+            Playout::Random => unsafe { Rollout::finish_random_together::<BMI2>(worlds, rng) },
+            Playout::Greedy => worlds.iter_mut().for_each(|world| greedy_playout(world, rng)),
+        }
+        let mut scores = [[0; 2]; BATCH];
+        for (score, world) in scores.iter_mut().zip(worlds.iter()) {
+            *score = world.score();
+        }
+        scores
+    }
 }
 
-/// `ln n` for the visit counts UCB1 meets most, computed once.
-const LN_TABLE_SIZE: usize = 1 << 16;
+/// `sqrt(ln n)` for the availability counts UCB1 meets most, computed once.
+const SQRT_LN_TABLE_SIZE: usize = 1 << 16;
 
-fn ln_table() -> &'static [f64] {
-    static TABLE: OnceLock<Vec<f64>> = OnceLock::new();
-    TABLE.get_or_init(|| (0..LN_TABLE_SIZE).map(|n| (n as f64).ln()).collect())
+fn sqrt_ln_table() -> &'static [f32] {
+    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..SQRT_LN_TABLE_SIZE)
+            .map(|n| sqrt_ln_of(n as u32))
+            .collect()
+    })
 }
+
+fn sqrt_ln_of(n: u32) -> f32 {
+    (n.max(1) as f64).ln().sqrt() as f32
+}
+
+/// Iterations walked one after the other before their playouts run together (docs/SEARCH.md
+/// "Speed": the playouts are independent chains of dependent steps, which the CPU overlaps when
+/// they are interleaved; the walks count their visits first, a virtual loss, so the walks of a
+/// batch spread out as sequential ones would).
+const BATCH: usize = 4;
+const _: () = assert!(CLOCK_EVERY as usize % BATCH == 0);
 
 /// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
 /// makes and returns its root children's visits by action id.
@@ -410,7 +497,7 @@ fn grow<W: World>(
     }
 }
 
-#[target_feature(enable = "bmi2")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
 unsafe fn grow_bmi2<W: World>(
     tree: &mut Tree,
     draw: &impl Fn(&mut SplitMix64) -> W,
@@ -422,7 +509,9 @@ unsafe fn grow_bmi2<W: World>(
     unsafe { grow_with::<true, W>(tree, draw, params, iterations, seed) }
 }
 
-/// [`grow`] with the instruction set chosen by the caller.
+/// [`grow`] with the instruction set chosen by the caller: batches of up to [`BATCH`]
+/// iterations, each a fresh world, a walk (select and expand), a playout and a back-up; the
+/// walks of a batch first, then its playouts together, then its back-ups.
 ///
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
@@ -435,24 +524,42 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
     seed: u64,
 ) -> [u64; 64] {
     tree.reset();
-    let ln = ln_table();
+    let sqrt_ln = sqrt_ln_table();
+    let c = params.c as f32;
     let mut rng = SplitMix64::new(seed);
-    let mut path = [0u32; MAX_DEPTH];
+    let mut paths = [[0u32; MAX_DEPTH]; BATCH];
+    let mut depths = [0usize; BATCH];
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
     let mut done = 0u32;
     loop {
-        let over = match deadline {
-            Some(deadline) => done % CLOCK_EVERY == 0 && Instant::now() >= deadline,
-            None => done >= iterations,
+        let size = match deadline {
+            Some(deadline) if done % CLOCK_EVERY == 0 && Instant::now() >= deadline => 0,
+            Some(_) => BATCH,
+            None => (iterations - done).min(BATCH as u32) as usize,
         };
-        if over {
+        if size == 0 {
             break;
         }
-        let world = draw(&mut rng);
+        let first = draw(&mut rng);
+        let mut worlds = [first; BATCH];
+        for world in &mut worlds[1..size] {
+            *world = draw(&mut rng);
+        }
+        for ((world, path), depth) in worlds[..size].iter_mut().zip(&mut paths).zip(&mut depths) {
+            // SAFETY: the caller's guarantee.
+            *depth = unsafe { walk::<BMI2, W>(tree, world, c, sqrt_ln, &mut rng, path) };
+        }
         // SAFETY: the caller's guarantee.
-        unsafe { iterate::<BMI2, W>(tree, world, params, ln, &mut rng, &mut path) };
-        done += 1;
+        let scores = unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
+        for ((path, &depth), &score) in paths.iter().zip(&depths).zip(&scores[..size]) {
+            let share = score_shares(score);
+            for &index in &path[..depth] {
+                let n = &mut tree.nodes[index as usize];
+                n.reward(share[(n.mover & 1) as usize]);
+            }
+        }
+        done += size as u32;
     }
     let mut visits = [0u64; 64];
     tree.for_children(0, |slot| {
@@ -466,19 +573,22 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
 /// 36 plays).
 const MAX_DEPTH: usize = 48;
 
-/// One iteration in a freshly drawn world: select and expand in the tree, play out, back up.
+/// One walk in a freshly drawn world: select with UCB1 over the children whose action is legal
+/// in `world` (counting their availability), and expand one untried legal action, if any;
+/// every node on the path counts the visit. Leaves `world` at the leaf and returns the path's
+/// length.
 ///
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn iterate<const BMI2: bool, W: World>(
+unsafe fn walk<const BMI2: bool, W: World>(
     tree: &mut Tree,
-    mut world: W,
-    params: &IsmctsParams,
-    ln: &[f64],
+    world: &mut W,
+    c: f32,
+    sqrt_ln: &[f32],
     rng: &mut SplitMix64,
     path: &mut [u32; MAX_DEPTH],
-) {
+) -> usize {
     let mut depth = 0;
     let mut node = 0u32;
     while !world.is_over() {
@@ -486,7 +596,7 @@ unsafe fn iterate<const BMI2: bool, W: World>(
         let mover = world.mover();
         let mut untried = legal;
         let mut best = NONE;
-        let mut best_score = f64::NEG_INFINITY;
+        let mut best_score = f32::NEG_INFINITY;
         let mut block = tree.nodes[node as usize].first_block;
         'walk: while block != NONE {
             let start = block as usize * BLOCK;
@@ -495,19 +605,23 @@ unsafe fn iterate<const BMI2: bool, W: World>(
                 if n.action == EMPTY {
                     break 'walk;
                 }
-                if legal & (1 << n.action) != 0 {
-                    untried &= !(1 << n.action);
-                    n.available += 1;
-                    let ln_available = match ln.get(n.available as usize) {
-                        Some(&value) => value,
-                        None => (n.available as f64).ln(),
-                    };
-                    let visits = n.visits as f64;
-                    let score = n.reward / visits + params.c * (ln_available / visits).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = slot as u32;
-                    }
+                // Without a branch on the world's legal set (unpredictable): an unavailable
+                // child counts nothing and scores minus infinity.
+                let available = (legal >> n.action) & 1;
+                untried &= !(1 << n.action);
+                n.available += available as u32;
+                let explore = match sqrt_ln.get(n.available as usize) {
+                    Some(&value) => value,
+                    None => sqrt_ln_of(n.available),
+                };
+                let score = if available != 0 {
+                    n.mean + c * explore * n.scale
+                } else {
+                    f32::NEG_INFINITY
+                };
+                if score > best_score {
+                    best_score = score;
+                    best = slot as u32;
                 }
             }
             block = tree.next_block[block as usize];
@@ -516,34 +630,18 @@ unsafe fn iterate<const BMI2: bool, W: World>(
             // SAFETY: the caller's guarantee.
             let action =
                 unsafe { select_with::<BMI2>(untried, rng.below(untried.count_ones())) } as u8;
-            let index = tree.add_child(
-                node,
-                Node {
-                    reward: 0.0,
-                    visits: 0,
-                    available: 1,
-                    first_block: NONE,
-                    action,
-                    mover,
-                },
-            );
+            path[depth] = tree.add_child(node, Node::fresh(action, mover));
             world.apply(action);
-            path[depth] = index;
-            depth += 1;
-            break;
+            return depth + 1;
         }
-        world.apply(tree.nodes[best as usize].action);
+        let chosen = &mut tree.nodes[best as usize];
+        chosen.visit();
+        world.apply(chosen.action);
         path[depth] = best;
         depth += 1;
         node = best;
     }
-    // SAFETY: the caller's guarantee.
-    let share = score_shares(unsafe { world.finish::<BMI2>(params.playout, rng) });
-    for &index in &path[..depth] {
-        let n = &mut tree.nodes[index as usize];
-        n.visits += 1;
-        n.reward += share[(n.mover & 1) as usize];
-    }
+    depth
 }
 
 /// Plays the hand out with [`Playout::Greedy`]: lead at random, feed a winning partner, else
@@ -553,20 +651,19 @@ fn greedy_playout(world: &mut Rollout, rng: &mut SplitMix64) {
     let trump = world.trump();
     while !world.is_over() {
         let cards = world.legal();
-        let trick = *world.trick();
-        let card = if trick.is_empty() || cards.len() == 1 {
+        let position = world.trick_len();
+        let card = if position == 0 || cards.len() == 1 {
             Card::from_index_unchecked(select(cards.bits(), rng.below(cards.len())) as u8)
         } else {
-            let position = trick.len();
             let cost = |c: Card| (card_points(c, trump), c.suit() == trump, strength(c, trump));
-            if position >= 2 && trick.winner() == position - 2 {
+            if position >= 2 && world.trick_winner() == position - 2 {
                 let plain = cards.minus(trump.mask());
                 let pool = if plain.is_empty() { cards } else { plain };
                 pool.iter().max_by_key(|&c| card_points(c, trump))
             } else {
                 cards
+                    .intersect(world.winning_cards())
                     .iter()
-                    .filter(|&c| wins_so_far(trick, c, trump))
                     .min_by_key(|&c| (c.suit() == trump, strength(c, trump)))
                     .or_else(|| cards.iter().min_by_key(|&c| cost(c)))
             }

@@ -2,16 +2,21 @@
 //! reduced to what a playout needs, on card masks, allocation-free. Once trump is named, runs
 //! (R4.3) and bella (R4.5) are fixed by the deal and every one not yet credited is credited by
 //! the end of the hand, so a full playout needs only the legal plays (R5.1 under the active
-//! variants, through [`legal_plays`]), the trick winners (R5.2), the card points (R1.3), the
-//! last (R1.4) and, at the end, the score (R6.2-R6.4). Its tests prove it plays and scores
-//! exactly as [`Hand`].
+//! variants), the trick winners (R5.2), the card points (R1.3), the last (R1.4) and, at the
+//! end, the score (R6.2-R6.4). Its tests prove it plays and scores exactly as [`Hand`].
+//!
+//! The legal plays and the trick winner are kept as masks so that a play is a short chain of
+//! mask operations and conditional moves, not branches on the cards (a random playout's
+//! branches cannot be predicted): the trick keeps the set of cards that would beat its winner
+//! so far (`beats`, from [`BEATS`]), and R5.1 becomes "the first non-empty set" of a fixed list
+//! (see [`Rollout::legal`]).
 
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
-use crate::rules::{card_points, legal_plays, TrickSoFar};
+use crate::rules::{card_points, PLAIN_STRENGTH, TRUMP_STRENGTH};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
-use crate::seats::{next_seat, seat_after, team_of};
+use crate::seats::{next_seat, team_of};
 use crate::state::{Hand, Phase};
 use crate::variants::Rules;
 
@@ -20,20 +25,92 @@ const HAND_PLAYS: u8 = 36;
 /// The low 32 bits of a draw.
 const HALF: u64 = u32::MAX as u64;
 /// Cards in a trick.
-const TRICK_CARDS: usize = 4;
+const TRICK_CARDS: u8 = 4;
+/// Cards in a suit, and the width of a suit's lane of a card mask.
+const SUIT_CARDS: usize = 9;
+/// Every card.
+const ALL: u64 = CardSet::DECK.0;
+
+/// `BEATS[trump][card]`: the cards that take a trick from `card` when `card` wins it so far
+/// (R5.2): a trump loses only to higher trumps; a card of the suit led to the higher cards of
+/// its suit and to every trump (a discard never wins, so a winner that is not trump is of the
+/// suit led).
+static BEATS: [[u64; 36]; 4] = beats_table();
+
+const fn beats_table() -> [[u64; 36]; 4] {
+    let mut table = [[0u64; 36]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut card = 0;
+        while card < 36 {
+            let (suit, rank) = (card / SUIT_CARDS, card % SUIT_CARDS);
+            let order = if suit == trump {
+                &TRUMP_STRENGTH
+            } else {
+                &PLAIN_STRENGTH
+            };
+            let mut beats = if suit == trump {
+                0
+            } else {
+                LANE << (SUIT_CARDS * trump)
+            };
+            let mut other = 0;
+            while other < SUIT_CARDS {
+                if order[other] > order[rank] {
+                    beats |= 1 << (SUIT_CARDS * suit + other);
+                }
+                other += 1;
+            }
+            table[trump][card] = beats;
+            card += 1;
+        }
+        trump += 1;
+    }
+    table
+}
+
+/// The cards of one suit's lane.
+const LANE: u64 = (1 << SUIT_CARDS) - 1;
+
+/// Every bit when `condition` holds, else none.
+#[inline(always)]
+fn if_else_mask(condition: bool) -> u64 {
+    0u64.wrapping_sub(condition as u64)
+}
+
+/// `a` unless it is empty, else `b` (written for a conditional move).
+#[inline(always)]
+fn first_of(a: u64, b: u64) -> u64 {
+    if a != 0 {
+        a
+    } else {
+        b
+    }
+}
 
 /// The play phase of one world, from the seat to move to the end of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Rollout {
-    hands: [CardSet; 4],
+    hands: [u64; 4],
+    /// The cards of the suit led; every card before the lead (so R5.1's "follow" is the hand).
+    led: u64,
+    /// The cards that would take the trick from its winner so far ([`BEATS`]); none before the
+    /// lead.
+    beats: u64,
+    trump_mask: u64,
+    /// The cards a follower must head the trick with when it can (R5.1a): trumps, and under
+    /// `head_plain` every card.
+    head: u64,
     rules: Rules,
     trump: Suit,
     to_move: u8,
-    leader: u8,
-    trick: TrickSoFar,
-    trick_points: u32,
+    trick_len: u8,
+    /// The position in the trick of the card winning it so far, and its seat.
+    winner: u8,
+    winner_seat: u8,
     plays_left: u8,
     caller_team: u8,
+    trick_points: u32,
     /// Team points credited so far (R6.1).
     points: [u32; 2],
     /// Runs and bella fixed by the deal and not credited yet: credited by the end of the hand.
@@ -48,6 +125,7 @@ impl Rollout {
         }
         let trump = hand.trump()?;
         let played = hand.current_trick();
+        let rules = *hand.rules();
         let mut pending = [0u32; 2];
         if let (Some((seat, points)), None) = (hand.runs_decided(), hand.runs_scored()) {
             pending[team_of(seat)] += points;
@@ -55,26 +133,41 @@ impl Rollout {
         if let (Some(seat), None) = (hand.bella_holder(), hand.bella()) {
             pending[team_of(seat)] += BELLA_POINTS;
         }
-        Some(Rollout {
-            hands: [0, 1, 2, 3].map(|seat| hand.hand(seat)),
-            rules: *hand.rules(),
+        let leader = hand.trick_leader()?;
+        let mut rollout = Rollout {
+            hands: [0, 1, 2, 3].map(|seat| hand.hand(seat).0),
+            led: ALL,
+            beats: 0,
+            trump_mask: trump.mask().0,
+            head: if rules.head_plain {
+                ALL
+            } else {
+                trump.mask().0
+            },
+            rules,
             trump,
-            to_move: hand.to_move()?,
-            leader: hand.trick_leader()?,
-            trick: TrickSoFar::of(played, trump),
-            trick_points: played.iter().map(|&card| card_points(card, trump)).sum(),
-            plays_left: HAND_PLAYS - hand.plays().len() as u8,
+            to_move: leader,
+            trick_len: 0,
+            winner: 0,
+            winner_seat: leader,
+            plays_left: HAND_PLAYS - (hand.plays().len() - played.len()) as u8,
             caller_team: team_of(hand.caller()?) as u8,
+            trick_points: 0,
             points: hand.points(),
             pending,
-        })
+        };
+        for &card in played {
+            rollout.add_to_trick(card);
+        }
+        debug_assert_eq!(Some(rollout.to_move), hand.to_move());
+        Some(rollout)
     }
 
     /// The same position with the cards each seat holds now and the runs and bella still to
     /// credit replaced (a redealt world, docs/SEARCH.md).
     pub(crate) fn redealt(&self, hands: [CardSet; 4], pending: [u32; 2]) -> Rollout {
         Rollout {
-            hands,
+            hands: hands.map(|cards| cards.0),
             pending,
             ..*self
         }
@@ -98,21 +191,69 @@ impl Rollout {
         self.trump
     }
 
-    /// The trick so far.
+    /// The cards played to the trick so far.
     #[inline(always)]
-    pub(crate) fn trick(&self) -> &TrickSoFar {
-        &self.trick
+    pub(crate) fn trick_len(&self) -> usize {
+        self.trick_len as usize
     }
 
-    /// The cards the seat to move may play (R5.1).
+    /// The position in the trick of the card winning it so far (R5.2).
+    #[inline(always)]
+    pub(crate) fn trick_winner(&self) -> usize {
+        self.winner as usize
+    }
+
+    /// The cards that would win the trick if played now (every card before the lead).
+    #[inline(always)]
+    pub(crate) fn winning_cards(&self) -> CardSet {
+        CardSet(if self.trick_len == 0 { ALL } else { self.beats })
+    }
+
+    /// The cards the seat to move may play (R5.1), the first non-empty of: the cards of the
+    /// suit led that head the trick when heading is required (R5.1a: in trump, or under
+    /// `head_plain`); the cards of the suit led; then, void in it, the whole hand when the
+    /// partner wins under `partner_exempt`, else the trumps that beat the highest trump (R5.1b;
+    /// every trump when none is played yet), else (nothing beats) the whole hand under
+    /// `undertrump_optional`, else any trump, else the whole hand (R5.1c). Before the lead the
+    /// suit led stands for every card, so the hand.
     #[inline(always)]
     pub(crate) fn legal(&self) -> CardSet {
-        legal_plays(
-            self.hands[self.to_move as usize],
-            &self.trick,
-            self.trump,
-            &self.rules,
-        )
+        let hand = self.hands[self.to_move as usize];
+        let follow = hand & self.led;
+        let trumps = hand & self.trump_mask;
+        let partner_wins =
+            self.rules.partner_exempt && self.trick_len >= 2 && self.winner + 2 == self.trick_len;
+        let cannot_beat = if self.rules.undertrump_optional {
+            hand
+        } else {
+            first_of(trumps, hand)
+        };
+        let void = if partner_wins {
+            hand
+        } else {
+            first_of(trumps & self.beats, cannot_beat)
+        };
+        CardSet(first_of(follow & self.beats & self.head, first_of(follow, void)))
+    }
+
+    /// Adds `card`, played by the seat to move, to the trick (R5.2: it wins so far when the
+    /// trick is empty or it beats the winner) and passes the turn on.
+    #[inline(always)]
+    fn add_to_trick(&mut self, card: Card) {
+        let index = card.index() as usize;
+        let leads = self.trick_len == 0;
+        // Masks, not branches: whether a random card takes the trick cannot be predicted.
+        let wins = if_else_mask(leads || self.beats & (1 << index) != 0);
+        self.beats = (BEATS[self.trump as usize][index] & wins) | (self.beats & !wins);
+        let wins = wins as u8;
+        self.winner = (self.trick_len & wins) | (self.winner & !wins);
+        self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
+        let leads = if_else_mask(leads);
+        self.led = (card.suit().mask().0 & leads) | (self.led & !leads);
+        self.trick_points += card_points(card, self.trump);
+        self.trick_len += 1;
+        self.plays_left -= 1;
+        self.to_move = next_seat(self.to_move);
     }
 
     /// Plays a legal card of the seat to move (R5.2: the trick's winner takes its points and
@@ -120,26 +261,22 @@ impl Rollout {
     #[inline(always)]
     pub(crate) fn play(&mut self, card: Card) {
         debug_assert!(self.legal().contains(card));
-        let seat = self.to_move;
-        self.hands[seat as usize].remove(card);
-        self.trick.push(card, self.trump);
-        self.trick_points += card_points(card, self.trump);
-        self.plays_left -= 1;
-        if self.trick.len() < TRICK_CARDS {
-            self.to_move = next_seat(seat);
+        self.hands[self.to_move as usize] &= !(1 << card.index());
+        self.add_to_trick(card);
+        if self.trick_len < TRICK_CARDS {
             return;
         }
-        let winner = seat_after(self.leader, self.trick.winner());
         let last = if self.plays_left == 0 {
             LAST_TRICK_BONUS
         } else {
             0
         };
-        self.points[team_of(winner)] += self.trick_points + last;
-        self.trick = TrickSoFar::EMPTY;
+        self.points[team_of(self.winner_seat)] += self.trick_points + last;
+        self.trick_len = 0;
+        self.led = ALL;
+        self.beats = 0;
         self.trick_points = 0;
-        self.leader = winner;
-        self.to_move = winner;
+        self.to_move = self.winner_seat;
     }
 
     /// What each team scores (R6.2-R6.4) once the hand is over: the points taken plus the runs
@@ -159,22 +296,40 @@ impl Rollout {
     /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
     #[inline(always)]
     pub(crate) unsafe fn finish_random<const BMI2: bool>(&mut self, rng: &mut SplitMix64) {
-        // Each 64-bit draw makes two choices, one from each half (multiply-shift on 32 bits:
-        // a choice among at most 9 cards is off uniform by less than 2^-29).
-        let (mut halves, mut spare) = (0u64, false);
-        while !self.is_over() {
-            let cards = self.legal().bits();
-            let half = if spare {
-                halves >> 32
-            } else {
-                halves = rng.next_u64();
-                halves & HALF
-            };
-            spare = !spare;
-            let k = ((half * cards.count_ones() as u64) >> 32) as u32;
-            // SAFETY: the caller's guarantee.
-            let index = unsafe { select_with::<BMI2>(cards, k) };
-            self.play(Card::from_index_unchecked(index as u8));
+        // SAFETY: the caller's guarantee.
+        unsafe { Rollout::finish_random_together::<BMI2>(std::slice::from_mut(self), rng) }
+    }
+
+    /// Plays each of `worlds` to the end with uniformly random legal cards, one play of each in
+    /// turn: the worlds are independent, so the CPU overlaps their chains of dependent steps
+    /// (legal set, choice, play, next legal set) instead of waiting on one (docs/SEARCH.md
+    /// "Speed").
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
+    #[inline(always)]
+    pub(crate) unsafe fn finish_random_together<const BMI2: bool>(
+        worlds: &mut [Rollout],
+        rng: &mut SplitMix64,
+    ) {
+        loop {
+            let mut playing = false;
+            for world in worlds.iter_mut() {
+                if world.is_over() {
+                    continue;
+                }
+                playing = true;
+                let cards = world.legal().bits();
+                // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by
+                // less than 2^-29.
+                let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+                // SAFETY: the caller's guarantee.
+                let index = unsafe { select_with::<BMI2>(cards, k) };
+                world.play(Card::from_index_unchecked(index as u8));
+            }
+            if !playing {
+                return;
+            }
         }
     }
 }

@@ -204,7 +204,7 @@ fn play_random_hand(batch: &Batch, index: u64) -> Hand {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
 unsafe fn play_random_hand_bmi2(batch: &Batch, index: u64) -> Hand {
     // SAFETY: this function requires BMI2.
     unsafe { play_random_hand_with::<true>(batch, index) }
