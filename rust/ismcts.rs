@@ -98,71 +98,55 @@ impl IsmctsParams {
     }
 }
 
-/// A node of the tree: the statistics of one action taken from its parent's information set.
-/// UCB1's terms are kept ready (`mean` = reward / visits, `scale` = 1 / sqrt(visits)) and
-/// updated when the visits or the reward change, so the walk over the children does no
-/// division and no square root.
+/// What the walk over a node's siblings reads of it: UCB1's terms kept ready (`mean` =
+/// reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward change,
+/// so the walk does no division and no square root), its availability count and its action.
+/// 16 bytes: a block of [`BLOCK`] siblings is one cache line.
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    reward: f64,
+struct Stats {
     mean: f32,
     scale: f32,
-    visits: u32,
     available: u32,
-    /// The first block of this node's children, or `NONE`.
-    first_block: u32,
     action: u8,
     /// The seat that took `action` (whose team's reward this node sums).
     mover: u8,
 }
 
+/// The rest of a node, read only for the child a walk takes and in the back-up.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    reward: f64,
+    visits: u32,
+    /// The first block of this node's children, or `NONE`.
+    first_block: u32,
+}
+
 /// An unused slot of a block.
 const EMPTY: u8 = u8::MAX;
 /// Children are kept in blocks of this many adjacent slots, so the walk over a node's children
-/// reads adjacent memory instead of chasing one pointer a child.
+/// reads one cache line a block instead of chasing one pointer a child.
 const BLOCK: usize = 4;
 
-impl Node {
-    /// A node just added by a walk: visited once (that walk's visit, counted before its
-    /// playout's reward).
-    fn fresh(action: u8, mover: u8) -> Node {
-        Node {
-            reward: 0.0,
-            mean: 0.0,
-            scale: 1.0,
-            visits: 1,
-            available: 1,
-            first_block: NONE,
-            action,
-            mover,
-        }
-    }
+/// [`BLOCK`] siblings' [`Stats`], aligned to a cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Block([Stats; BLOCK]);
 
-    /// Counts a walk's visit before its reward is known (the virtual loss of a batch:
-    /// docs/SEARCH.md "Speed").
-    #[inline(always)]
-    fn visit(&mut self) {
-        self.visits += 1;
-        self.mean = (self.reward / self.visits as f64) as f32;
-        self.scale = (self.visits as f32).sqrt().recip();
-    }
-
-    /// Adds a visited walk's reward.
-    #[inline(always)]
-    fn reward(&mut self, share: f64) {
-        self.reward += share;
-        self.mean = (self.reward / self.visits as f64) as f32;
-    }
-
-    const EMPTY: Node = Node {
-        reward: 0.0,
+impl Stats {
+    const EMPTY: Stats = Stats {
         mean: 0.0,
         scale: 0.0,
-        visits: 0,
         available: 0,
-        first_block: NONE,
         action: EMPTY,
         mover: 0,
+    };
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        reward: 0.0,
+        visits: 0,
+        first_block: NONE,
     };
 }
 
@@ -173,6 +157,7 @@ impl Node {
 #[derive(Clone, Debug, Default)]
 #[repr(align(128))]
 struct Tree {
+    blocks: Vec<Block>,
     nodes: Vec<Node>,
     /// The block after each block among the same parent's children, or `NONE`.
     next_block: Vec<u32>,
@@ -180,40 +165,81 @@ struct Tree {
 
 impl Tree {
     fn reset(&mut self) {
+        self.blocks.clear();
         self.nodes.clear();
         self.next_block.clear();
         self.new_block();
     }
 
     fn new_block(&mut self) -> u32 {
-        let block = self.next_block.len() as u32;
+        let block = self.blocks.len() as u32;
+        self.blocks.push(Block([Stats::EMPTY; BLOCK]));
         self.nodes.extend_from_slice(&[Node::EMPTY; BLOCK]);
         self.next_block.push(NONE);
         block
     }
 
-    /// Adds a child to `parent` and returns its slot.
-    fn add_child(&mut self, parent: u32, child: Node) -> u32 {
-        let mut block = self.nodes[parent as usize].first_block;
-        let mut last = NONE;
-        while block != NONE {
-            let start = block as usize * BLOCK;
-            if let Some(k) = (0..BLOCK).find(|&k| self.nodes[start + k].action == EMPTY) {
-                self.nodes[start + k] = child;
-                return (start + k) as u32;
-            }
-            last = block;
-            block = self.next_block[block as usize];
-        }
-        let fresh = self.new_block();
-        if last == NONE {
-            self.nodes[parent as usize].first_block = fresh;
+    #[inline(always)]
+    fn stats(&self, slot: u32) -> &Stats {
+        &self.blocks[slot as usize / BLOCK].0[slot as usize % BLOCK]
+    }
+
+    #[inline(always)]
+    fn stats_mut(&mut self, slot: u32) -> &mut Stats {
+        &mut self.blocks[slot as usize / BLOCK].0[slot as usize % BLOCK]
+    }
+
+    /// Adds a child taking `action` (by `mover`) to `parent`, in `free` (an empty slot among
+    /// its children's blocks, found by the walk) or else in a new block after `last` (its
+    /// children's last block, `NONE` if it has none), counting the walk's visit; returns its
+    /// slot.
+    fn add_child(&mut self, parent: u32, free: u32, last: u32, action: u8, mover: u8) -> u32 {
+        let slot = if free != NONE {
+            free
         } else {
-            self.next_block[last as usize] = fresh;
-        }
-        let slot = fresh as usize * BLOCK;
-        self.nodes[slot] = child;
-        slot as u32
+            let fresh = self.new_block();
+            if last == NONE {
+                self.nodes[parent as usize].first_block = fresh;
+            } else {
+                self.next_block[last as usize] = fresh;
+            }
+            fresh * BLOCK as u32
+        };
+        *self.stats_mut(slot) = Stats {
+            mean: 0.0,
+            scale: 1.0,
+            available: 1,
+            action,
+            mover,
+        };
+        self.nodes[slot as usize] = Node {
+            reward: 0.0,
+            visits: 1,
+            first_block: NONE,
+        };
+        slot
+    }
+
+    /// Counts a walk's visit to `slot` before its reward is known (the virtual loss of a
+    /// batch: docs/SEARCH.md "Speed").
+    #[inline(always)]
+    fn visit(&mut self, slot: u32) {
+        let node = &mut self.nodes[slot as usize];
+        node.visits += 1;
+        let (reward, visits) = (node.reward, node.visits);
+        let stats = self.stats_mut(slot);
+        stats.mean = (reward / visits as f64) as f32;
+        stats.scale = (visits as f32).sqrt().recip();
+    }
+
+    /// Adds a visiting walk's reward to `slot`: `shares` is each team's.
+    #[inline(always)]
+    fn reward(&mut self, slot: u32, shares: [f64; 2]) {
+        let share = shares[(self.stats(slot).mover & 1) as usize];
+        let node = &mut self.nodes[slot as usize];
+        node.reward += share;
+        let mean = (node.reward / node.visits as f64) as f32;
+        self.stats_mut(slot).mean = mean;
     }
 
     /// Calls `each(slot)` for every child of `parent`.
@@ -221,12 +247,11 @@ impl Tree {
     fn for_children(&self, parent: u32, mut each: impl FnMut(u32)) {
         let mut block = self.nodes[parent as usize].first_block;
         while block != NONE {
-            let start = block as usize * BLOCK;
-            for slot in start..start + BLOCK {
-                if self.nodes[slot].action == EMPTY {
+            for (k, stats) in self.blocks[block as usize].0.iter().enumerate() {
+                if stats.action == EMPTY {
                     return;
                 }
-                each(slot as u32);
+                each(block * BLOCK as u32 + k as u32);
             }
             block = self.next_block[block as usize];
         }
@@ -472,6 +497,10 @@ fn sqrt_ln_of(n: u32) -> f32 {
     (n.max(1) as f64).ln().sqrt() as f32
 }
 
+/// What a child's score gains by whether its action is available (1) or not (0): an
+/// addition, so the walk does not branch on the world's legal set (unpredictable).
+const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
+
 /// Iterations walked one after the other before their playouts run together (docs/SEARCH.md
 /// "Speed": the playouts are independent chains of dependent steps, which the CPU overlaps when
 /// they are interleaved; the walks count their visits first, a virtual loss, so the walks of a
@@ -553,18 +582,16 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
         // SAFETY: the caller's guarantee.
         let scores = unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
         for ((path, &depth), &score) in paths.iter().zip(&depths).zip(&scores[..size]) {
-            let share = score_shares(score);
-            for &index in &path[..depth] {
-                let n = &mut tree.nodes[index as usize];
-                n.reward(share[(n.mover & 1) as usize]);
+            let shares = score_shares(score);
+            for &slot in &path[..depth] {
+                tree.reward(slot, shares);
             }
         }
         done += size as u32;
     }
     let mut visits = [0u64; 64];
     tree.for_children(0, |slot| {
-        let node = &tree.nodes[slot as usize];
-        visits[node.action as usize] = node.visits as u64;
+        visits[tree.stats(slot).action as usize] = tree.nodes[slot as usize].visits as u64;
     });
     visits
 }
@@ -598,15 +625,17 @@ unsafe fn walk<const BMI2: bool, W: World>(
         let mut best = NONE;
         let mut best_score = f32::NEG_INFINITY;
         let mut block = tree.nodes[node as usize].first_block;
+        // Where a new child would go: an empty slot of the last block, or after it.
+        let (mut last, mut free) = (NONE, NONE);
         'walk: while block != NONE {
-            let start = block as usize * BLOCK;
-            for slot in start..start + BLOCK {
-                let n = &mut tree.nodes[slot];
+            last = block;
+            for (k, n) in tree.blocks[block as usize].0.iter_mut().enumerate() {
+                let slot = block * BLOCK as u32 + k as u32;
                 if n.action == EMPTY {
+                    free = slot;
                     break 'walk;
                 }
-                // Without a branch on the world's legal set (unpredictable): an unavailable
-                // child counts nothing and scores minus infinity.
+                // An unavailable child counts nothing and scores minus infinity.
                 let available = (legal >> n.action) & 1;
                 untried &= !(1 << n.action);
                 n.available += available as u32;
@@ -614,14 +643,10 @@ unsafe fn walk<const BMI2: bool, W: World>(
                     Some(&value) => value,
                     None => sqrt_ln_of(n.available),
                 };
-                let score = if available != 0 {
-                    n.mean + c * explore * n.scale
-                } else {
-                    f32::NEG_INFINITY
-                };
+                let score = n.mean + c * explore * n.scale + UNAVAILABLE[available as usize];
                 if score > best_score {
                     best_score = score;
-                    best = slot as u32;
+                    best = slot;
                 }
             }
             block = tree.next_block[block as usize];
@@ -630,13 +655,12 @@ unsafe fn walk<const BMI2: bool, W: World>(
             // SAFETY: the caller's guarantee.
             let action =
                 unsafe { select_with::<BMI2>(untried, rng.below(untried.count_ones())) } as u8;
-            path[depth] = tree.add_child(node, Node::fresh(action, mover));
+            path[depth] = tree.add_child(node, free, last, action, mover);
             world.apply(action);
             return depth + 1;
         }
-        let chosen = &mut tree.nodes[best as usize];
-        chosen.visit();
-        world.apply(chosen.action);
+        tree.visit(best);
+        world.apply(tree.stats(best).action);
         path[depth] = best;
         depth += 1;
         node = best;

@@ -26,11 +26,7 @@ impl Run {
     /// R4.1: 20 for three cards, 50 for four.
     #[inline]
     pub const fn points(self) -> u32 {
-        if self.len == 4 {
-            FIFTY
-        } else {
-            TWENTY
-        }
+        run_points(self.len)
     }
 
     /// The run's cards as a set.
@@ -43,7 +39,7 @@ impl Run {
     /// keys tie. Never 0, so 0 can stand for "no run".
     #[inline]
     pub fn strength(self, trump: Suit) -> u8 {
-        (((self.len == 4) as u8) << 5) | ((self.top as u8) << 1) | (self.suit == trump) as u8 | 0x40
+        strength_key(self.len, self.top as u8) | (self.suit == trump) as u8
     }
 
     /// Builds a run from its parts, checking that it can exist (R4.1).
@@ -55,6 +51,20 @@ impl Run {
         }
         Ok(Run { suit, top, len })
     }
+}
+
+/// R4.1: what a run of `len` cards scores.
+const fn run_points(len: u8) -> u32 {
+    if len == 4 {
+        FIFTY
+    } else {
+        TWENTY
+    }
+}
+
+/// [`Run::strength`] without the trump bit.
+const fn strength_key(len: u8, top: u8) -> u8 {
+    (((len == 4) as u8) << 5) | (top << 1) | 0x40
 }
 
 /// The runs of a set of cards, highest first: at most eight (two fifties a suit), three in a
@@ -118,6 +128,73 @@ pub fn has_runs(hand: CardSet) -> bool {
     h & (h >> 1) & (h >> 2) & RUN_STARTS != 0
 }
 
+/// The runs of one suit's cards (a lane: bit `r` = natural rank `r`), as R4.1 finds them:
+/// each maximal sequence cut from the top down into fifties and a last twenty. Nine cards hold
+/// at most two (two sequences of three or more need a gap; a longer one is cut 4 + 4 or 4 + 3).
+#[derive(Clone, Copy, Debug)]
+struct LaneRuns {
+    /// The runs' top ranks and lengths, the highest sequence first (`count` of them).
+    tops: [u8; 2],
+    lens: [u8; 2],
+    count: u8,
+    /// The best run's [`Run::strength`] without the trump bit, 0 for none.
+    best: u8,
+    /// The points of all of them.
+    points: u8,
+}
+
+const fn lane_runs(mut lane: u32) -> LaneRuns {
+    let mut runs = LaneRuns {
+        tops: [0; 2],
+        lens: [0; 2],
+        count: 0,
+        best: 0,
+        points: 0,
+    };
+    while lane != 0 {
+        // The maximal sequence holding the highest remaining card, cut from the top down.
+        let top = 31 - lane.leading_zeros();
+        let below_gap = (!lane) & ((1 << top) - 1);
+        let bottom = if below_gap == 0 {
+            0
+        } else {
+            32 - below_gap.leading_zeros()
+        };
+        let mut chunk_top = top as i32;
+        let mut remaining = top - bottom + 1;
+        while remaining >= 3 {
+            let len = if remaining < 4 { remaining } else { 4 };
+            runs.tops[runs.count as usize] = chunk_top as u8;
+            runs.lens[runs.count as usize] = len as u8;
+            runs.count += 1;
+            let strength = strength_key(len as u8, chunk_top as u8);
+            if strength > runs.best {
+                runs.best = strength;
+            }
+            runs.points += run_points(len as u8) as u8;
+            chunk_top -= len as i32;
+            remaining -= len;
+        }
+        lane &= !(((1u32 << (top - bottom + 1)) - 1) << bottom);
+    }
+    runs
+}
+
+/// The cards a suit has.
+const SUIT_RANKS: usize = 9;
+
+/// [`lane_runs`] of every lane, computed at compile time: finding a hand's runs is four
+/// lookups.
+static LANE_RUNS: [LaneRuns; 1 << SUIT_RANKS] = {
+    let mut table = [lane_runs(0); 1 << SUIT_RANKS];
+    let mut lane = 0;
+    while lane < table.len() {
+        table[lane] = lane_runs(lane as u32);
+        lane += 1;
+    }
+    table
+};
+
 /// Calls `found` with every run of `hand` (R4.1), suit by suit, highest first in each suit.
 #[inline]
 fn each_run(hand: CardSet, mut found: impl FnMut(Run)) {
@@ -125,29 +202,13 @@ fn each_run(hand: CardSet, mut found: impl FnMut(Run)) {
         return;
     }
     for suit in Suit::ALL {
-        let mut lane = hand.lane(suit);
-        while lane != 0 {
-            // The maximal sequence holding the highest remaining card, cut from the top down.
-            let top = 31 - lane.leading_zeros();
-            let below_gap = (!lane) & ((1 << top) - 1);
-            let bottom = if below_gap == 0 {
-                0
-            } else {
-                32 - below_gap.leading_zeros()
-            };
-            let mut chunk_top = top as i32;
-            let mut remaining = top - bottom + 1;
-            while remaining >= 3 {
-                let len = remaining.min(4);
-                found(Run {
-                    suit,
-                    top: Rank::from_index(chunk_top as u8),
-                    len: len as u8,
-                });
-                chunk_top -= len as i32;
-                remaining -= len;
-            }
-            lane &= !(((1u32 << (top - bottom + 1)) - 1) << bottom);
+        let runs = &LANE_RUNS[hand.lane(suit) as usize];
+        for k in 0..runs.count as usize {
+            found(Run {
+                suit,
+                top: Rank::from_index(runs.tops[k]),
+                len: runs.lens[k],
+            });
         }
     }
 }
@@ -185,10 +246,12 @@ pub fn find_runs(hand: CardSet) -> Runs {
 #[inline]
 pub fn runs_summary(hand: CardSet, trump: Suit) -> (u8, u32) {
     let (mut best, mut points) = (0, 0);
-    each_run(hand, |run| {
-        best = best.max(run.strength(trump));
-        points += run.points();
-    });
+    for suit in Suit::ALL {
+        let runs = &LANE_RUNS[hand.lane(suit) as usize];
+        // R4.2's trump bit only where the suit has a run.
+        best = best.max(runs.best | (runs.best != 0 && suit == trump) as u8);
+        points += runs.points as u32;
+    }
     (best, points)
 }
 
