@@ -2,9 +2,11 @@
 //! 2012; docs/SEARCH.md). One tree over the acting seat's information set: each iteration draws
 //! a world uniformly from what the seat knows ([`WorldSampler`]), walks the tree with the
 //! actions legal in that world (UCB1 with availability counts), adds one node, plays the rest
-//! of the hand out at random and backs up each team's share of the hand's score (R6). Root
-//! parallelism: each thread grows its own tree from its own seed and the root visit counts are
-//! summed, so a decision depends only on the seed and the thread count.
+//! of the hand out at random and backs up each team's share of the hand's score (R6).
+//! Iterations run in batches of [`BATCH`]: the walks first, each counting its visits on the way
+//! down (a virtual loss), then their playouts interleaved, then the back-ups (docs/SEARCH.md
+//! "Speed"). Root parallelism: each thread grows its own tree from its own seed and the root
+//! visit counts are summed, so a decision depends only on the seed and the thread count.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -471,7 +473,9 @@ impl World for Rollout {
         match playout {
             // SAFETY: the caller's guarantee.
             Playout::Random => unsafe { Rollout::finish_random_together::<BMI2>(worlds, rng) },
-            Playout::Greedy => worlds.iter_mut().for_each(|world| greedy_playout(world, rng)),
+            Playout::Greedy => worlds
+                .iter_mut()
+                .for_each(|world| greedy_playout(world, rng)),
         }
         let mut scores = [[0; 2]; BATCH];
         for (score, world) in scores.iter_mut().zip(worlds.iter()) {
@@ -580,7 +584,8 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
             *depth = unsafe { walk::<BMI2, W>(tree, world, c, sqrt_ln, &mut rng, path) };
         }
         // SAFETY: the caller's guarantee.
-        let scores = unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
+        let scores =
+            unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
         for ((path, &depth), &score) in paths.iter().zip(&depths).zip(&scores[..size]) {
             let shares = score_shares(score);
             for &slot in &path[..depth] {

@@ -233,7 +233,10 @@ impl Rollout {
         } else {
             first_of(trumps & self.beats, cannot_beat)
         };
-        CardSet(first_of(follow & self.beats & self.head, first_of(follow, void)))
+        CardSet(first_of(
+            follow & self.beats & self.head,
+            first_of(follow, void),
+        ))
     }
 
     /// Adds `card`, played by the seat to move, to the trick (R5.2: it wins so far when the
