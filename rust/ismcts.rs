@@ -685,7 +685,7 @@ fn greedy_playout(world: &mut Rollout, rng: &mut SplitMix64) {
             Card::from_index_unchecked(select(cards.bits(), rng.below(cards.len())) as u8)
         } else {
             let cost = |c: Card| (card_points(c, trump), c.suit() == trump, strength(c, trump));
-            if position >= 2 && world.trick_winner() == position - 2 {
+            if world.partner_wins() {
                 let plain = cards.minus(trump.mask());
                 let pool = if plain.is_empty() { cards } else { plain };
                 pool.iter().max_by_key(|&c| card_points(c, trump))
@@ -712,5 +712,49 @@ fn score_shares(score: [u32; 2]) -> [f64; 2] {
         [0.5, 0.5]
     } else {
         [score[0] as f64 / total, score[1] as f64 / total]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variants::Rules;
+
+    /// Every iteration is one walk from the root, so the root's children's visits add up to
+    /// the iterations asked for, however they split into batches (a partial last one too) and
+    /// threads; only legal actions are visited; and a search repeats exactly for a seed. At
+    /// trick one (the kernel's worlds) and in the auction (full states, `bid=0`).
+    #[test]
+    fn root_visits_count_the_iterations_and_repeat_for_a_seed() {
+        let auction = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+        let mut trick_one = auction;
+        trick_one.apply(36).unwrap();
+        for hand in [auction, trick_one] {
+            let info = InfoSet::new(&hand, hand.to_move().unwrap());
+            let sampler = WorldSampler::new(&info);
+            for (iterations, threads, playout) in [
+                (1, 1, Playout::Random),
+                (7, 1, Playout::Greedy),
+                (1001, 2, Playout::Random),
+                (4003, 3, Playout::Greedy),
+            ] {
+                let params = IsmctsParams {
+                    iterations,
+                    threads,
+                    playout,
+                    heuristic_bid: false,
+                    ..IsmctsParams::default()
+                };
+                let visits = IsmctsBot::new(params).search(&sampler, 11);
+                assert_eq!(visits.iter().sum::<u64>(), iterations as u64);
+                for (id, &count) in visits.iter().enumerate() {
+                    assert!(
+                        count == 0 || hand.legal_mask() & (1 << id) != 0,
+                        "action {id}"
+                    );
+                }
+                assert_eq!(IsmctsBot::new(params).search(&sampler, 11), visits);
+            }
+        }
     }
 }

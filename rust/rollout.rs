@@ -16,7 +16,7 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
 use crate::rules::{card_points, PLAIN_STRENGTH, TRUMP_STRENGTH};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
-use crate::seats::{next_seat, team_of};
+use crate::seats::{next_seat, partner, team_of};
 use crate::state::{Hand, Phase};
 use crate::variants::Rules;
 
@@ -105,8 +105,7 @@ pub(crate) struct Rollout {
     trump: Suit,
     to_move: u8,
     trick_len: u8,
-    /// The position in the trick of the card winning it so far, and its seat.
-    winner: u8,
+    /// The seat winning the trick so far (the leader before the lead).
     winner_seat: u8,
     plays_left: u8,
     caller_team: u8,
@@ -148,7 +147,6 @@ impl Rollout {
             trump,
             to_move: leader,
             trick_len: 0,
-            winner: 0,
             winner_seat: leader,
             plays_left: HAND_PLAYS - (hand.plays().len() - played.len()) as u8,
             caller_team: team_of(hand.caller()?) as u8,
@@ -197,10 +195,12 @@ impl Rollout {
         self.trick_len as usize
     }
 
-    /// The position in the trick of the card winning it so far (R5.2).
+    /// Whether the partner of the seat to move (two cards back) wins the trick so far (R5.2).
+    /// Before the lead the winner is the leader, the seat to move, and after one card the
+    /// leader, the seat before: so only from the third card on.
     #[inline(always)]
-    pub(crate) fn trick_winner(&self) -> usize {
-        self.winner as usize
+    pub(crate) fn partner_wins(&self) -> bool {
+        self.winner_seat == partner(self.to_move)
     }
 
     /// The cards that would win the trick if played now (every card before the lead).
@@ -221,8 +221,7 @@ impl Rollout {
         let hand = self.hands[self.to_move as usize];
         let follow = hand & self.led;
         let trumps = hand & self.trump_mask;
-        let partner_wins =
-            self.rules.partner_exempt && self.trick_len >= 2 && self.winner + 2 == self.trick_len;
+        let partner_wins = self.rules.partner_exempt && self.partner_wins();
         let cannot_beat = if self.rules.undertrump_optional {
             hand
         } else {
@@ -249,7 +248,6 @@ impl Rollout {
         let wins = if_else_mask(leads || self.beats & (1 << index) != 0);
         self.beats = (BEATS[self.trump as usize][index] & wins) | (self.beats & !wins);
         let wins = wins as u8;
-        self.winner = (self.trick_len & wins) | (self.winner & !wins);
         self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
         let leads = if_else_mask(leads);
         self.led = (card.suit().mask().0 & leads) | (self.led & !leads);
