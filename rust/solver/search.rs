@@ -468,6 +468,12 @@ impl<'t> Search<'t> {
         };
         let mut scores = [0i32; MAX_MOVES];
         let mut set = self.distinct_moves(pos, self.legal(pos));
+        if set & (set - 1) == 0 {
+            // A forced move: nothing to order.
+            moves.cards[0] = set.trailing_zeros() as u8;
+            moves.len = 1;
+            return moves;
+        }
         let live = pos.held() | pos.trick_cards;
         let partner = partner(pos.to_move);
         let position_in_trick = pos.trick.len();
