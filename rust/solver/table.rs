@@ -164,9 +164,10 @@ impl Table {
         ((mixed >> TAG_BITS) as usize, mixed & TAG_MASK)
     }
 
+    /// Whether `entry` holds `tag` in this generation: one mask and one compare.
     #[inline(always)]
     fn matches(&self, entry: u64, tag: u64) -> bool {
-        entry & TAG_MASK == tag && entry >> GENERATION_SHIFT == self.generation
+        entry & (TAG_MASK | !0 << GENERATION_SHIFT) == tag | self.generation << GENERATION_SHIFT
     }
 
     /// Asks the CPU to bring `key`'s bucket into cache, ahead of a probe.
