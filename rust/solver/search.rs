@@ -339,17 +339,28 @@ impl<'t> Search<'t> {
     #[inline(always)]
     fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
         let moves = self.ordered_moves(pos, hint);
+        // Bounds on each move's value known from the table (the last card of a trick only).
+        let mut known = [(i32::MIN, i32::MAX); MAX_MOVES];
         if pos.trick.len() == 3 && pos.held().count_ones() > MIN_TABLE_CARDS {
-            if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves) {
+            if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves, &mut known) {
                 return cutoff;
             }
         }
         let maximizing = team_of(pos.to_move) == 0;
         let mut best = if maximizing { i32::MIN } else { i32::MAX };
         let mut best_card = moves.cards[0];
-        for &card in &moves.cards[..moves.len] {
-            let (next, won) = self.play(pos, card);
-            let value = won + self.search(&next, alpha - won, beta - won);
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            // A move whose stored bound says it cannot improve on the window is not searched:
+            // the bound stands for its value (fail-soft).
+            let (lower, upper) = known[k];
+            let value = if maximizing && upper <= alpha {
+                upper
+            } else if !maximizing && lower >= beta {
+                lower
+            } else {
+                let (next, won) = self.play(pos, card);
+                won + self.search(&next, alpha - won, beta - won)
+            };
             if maximizing {
                 if value > best {
                     best = value;
@@ -375,8 +386,9 @@ impl<'t> Search<'t> {
 
     /// Enhanced transposition cutoff at the last card of a trick, whose replies all lead to
     /// trick starts: their table entries are fetched together, and a stored bound of one may
-    /// settle the node before anything is searched. (The replies are played again when
-    /// searched: cheaper than keeping nine positions.)
+    /// settle the node before anything is searched. Otherwise `known` gets the bounds on each
+    /// reply's value that the table holds. (The replies are played again when searched:
+    /// cheaper than keeping nine positions.)
     #[inline(always)]
     fn transposition_cutoff(
         &self,
@@ -384,6 +396,7 @@ impl<'t> Search<'t> {
         alpha: i32,
         beta: i32,
         moves: &Moves,
+        known: &mut [(i32, i32); MAX_MOVES],
     ) -> Option<(i32, u8)> {
         let mut keys = [None; MAX_MOVES];
         let mut won = [0; MAX_MOVES];
@@ -399,6 +412,7 @@ impl<'t> Search<'t> {
             let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
                 continue;
             };
+            known[k] = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);
             if maximizing && won[k] + bounds.lower as i32 >= beta {
                 return Some((won[k] + bounds.lower as i32, moves.cards[k]));
             }
