@@ -154,6 +154,152 @@ fn reduce_via_json<'py>(
     PyTuple::new(py, [json_helper(py, load)?, text.into_any()])
 }
 
+/// What `HandState` and `MatchState` answer each in their own way behind the methods they
+/// share (the ones [`state_pymethods`] writes).
+trait SharedState {
+    /// A copy of the hand the views show: the hand itself, or a match's current hand.
+    fn current_hand(&self) -> TableHand;
+    /// The seat asked for (`seat`, default the seat to move; None once over) and its `set` of
+    /// action ids now.
+    fn action_set(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)>;
+    /// True if both states are equal, compared without holding two locks at once (`other` may
+    /// be `self`).
+    fn same_as(&self, other: &Self) -> bool;
+}
+
+/// The one `#[pymethods]` block of a state class (PyO3 allows one a class): the methods
+/// `HandState` and `MatchState` share, written once on top of [`SharedState`], each with the
+/// docstring the call site gives it (the stub `_core.pyi` carries the same, tests/test_docs.py),
+/// then the class's own methods. `json` names the `tarabish._state_json` functions that dump
+/// and load the class.
+macro_rules! state_pymethods {
+    (
+        impl $class:ident {
+            json: ($dump:literal, $load:literal);
+            $(#[$rules_doc:meta])* fn rules;
+            $(#[$allowed_ids_doc:meta])* fn allowed_action_ids;
+            $(#[$legal_ids_doc:meta])* fn legal_action_ids;
+            $(#[$allowed_doc:meta])* fn allowed_actions;
+            $(#[$legal_doc:meta])* fn legal_actions;
+            $(#[$observation_doc:meta])* fn observation;
+            $(#[$tensor_doc:meta])* fn information_state_tensor;
+            $(#[$string_doc:meta])* fn information_state_string;
+            $(#[$view_doc:meta])* fn table_view;
+            $(#[$view_json_doc:meta])* fn table_view_json;
+            $(#[$to_json_doc:meta])* fn to_json;
+            $(#[$from_json_doc:meta])* fn from_json;
+            $($own:tt)*
+        }
+    ) => {
+        #[pymethods]
+        impl $class {
+            $(#[$rules_doc])*
+            #[getter]
+            fn rules(&self, py: Python<'_>) -> Py<PyAny> {
+                self.rules.clone_ref(py)
+            }
+            $(#[$allowed_ids_doc])*
+            #[pyo3(signature = (seat=None))]
+            fn allowed_action_ids<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                ids_list(py, self.action_set(seat, Set::Allowed)?.1)
+            }
+            $(#[$legal_ids_doc])*
+            #[pyo3(signature = (seat=None))]
+            fn legal_action_ids<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                ids_list(py, self.action_set(seat, Set::Legal)?.1)
+            }
+            $(#[$allowed_doc])*
+            #[pyo3(signature = (seat=None))]
+            fn allowed_actions<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let (seat, mask) = self.action_set(seat, Set::Allowed)?;
+                actions_list(py, seat.unwrap_or(0), mask)
+            }
+            $(#[$legal_doc])*
+            #[pyo3(signature = (seat=None))]
+            fn legal_actions<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let (seat, mask) = self.action_set(seat, Set::Legal)?;
+                actions_list(py, seat.unwrap_or(0), mask)
+            }
+            $(#[$observation_doc])*
+            fn observation<'py>(
+                &self,
+                py: Python<'py>,
+                seat: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                observation(py, &self.current_hand(), seat_arg(seat)?)
+            }
+            $(#[$tensor_doc])*
+            fn information_state_tensor<'py>(
+                &self,
+                py: Python<'py>,
+                seat: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                tensor(py, &self.current_hand(), seat_arg(seat)?)
+            }
+            $(#[$string_doc])*
+            fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+                Ok(info_string(&self.current_hand(), seat_arg(seat)?))
+            }
+            $(#[$view_doc])*
+            fn table_view<'py>(
+                &self,
+                py: Python<'py>,
+                seat: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                table_view(py, &self.current_hand(), seat_arg(seat)?)
+            }
+            $(#[$view_json_doc])*
+            fn table_view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+                Ok(table_view_json(&self.current_hand(), seat_arg(seat)?))
+            }
+            $(#[$to_json_doc])*
+            fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
+                dump_json(slf.as_any(), $dump)
+            }
+            $(#[$from_json_doc])*
+            #[staticmethod]
+            fn from_json<'py>(
+                py: Python<'py>,
+                text: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                json_helper(py, $load)?.call1((text,))
+            }
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+                reduce_via_json(slf.as_any(), $dump, $load)
+            }
+            fn __copy__(&self, py: Python<'_>) -> $class {
+                self.clone(py)
+            }
+            fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> $class {
+                self.clone(py)
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                match other.cast::<$class>() {
+                    Ok(other) => self.same_as(other.get()),
+                    Err(_) => false,
+                }
+            }
+            $($own)*
+        }
+    };
+}
+
 // ---- HandState -------------------------------------------------------------------------
 
 /// One hand of Tarabish: the auction (R3), nine tricks (R5) and the score (R6).
@@ -203,300 +349,235 @@ impl PyHandState {
     }
 }
 
-#[pymethods]
-impl PyHandState {
-    #[new]
-    #[pyo3(signature = (dealer=None, *, seed=None, deal=None, rules=None, scores_before=None))]
-    fn new<'py>(
-        py: Python<'py>,
-        dealer: Option<&Bound<'py, PyAny>>,
-        seed: Option<&Bound<'py, PyAny>>,
-        deal: Option<&Bound<'py, PyAny>>,
-        rules: Option<&Bound<'py, PyAny>>,
-        scores_before: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<PyHandState> {
-        let dealer = opt_seat_arg(dealer, "dealer")?;
-        let (rules_obj, rules) = rules_arg(py, rules)?;
-        let scores = opt_team_pair_arg(scores_before, "scores_before")?;
-        let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
-            (Some(seed), None) => {
-                TableHand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
-            }
-            (None, Some(deal)) => {
-                let seats: Vec<Vec<crate::cards::Card>> = deal
-                    .try_iter()
-                    .map_err(|_| invalid(py, "a deal is four lists of nine cards (R2.4)"))?
-                    .map(|seat| cards_arg(&seat?))
-                    .collect::<PyResult<_>>()?;
-                let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
-                TableHand::from_deal(deal, dealer, rules, scores)
-            }
-            _ => {
-                return Err(invalid(
-                    py,
-                    "give exactly one of seed= (an int) or deal= (four 9-card lists)",
-                ))
-            }
-        };
-        Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
+impl SharedState for PyHandState {
+    fn current_hand(&self) -> TableHand {
+        self.table()
     }
 
-    /// The `Rules` the hand is played under (R9).
-    #[getter]
-    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
-        self.rules.clone_ref(py)
-    }
-    /// The dealer's seat, 0-3 (R2.2).
-    #[getter]
-    fn dealer(&self) -> u8 {
-        self.hand.lock().hand().dealer()
-    }
-    /// The match totals (team 0, team 1) before this hand; they decide who is forced under
-    /// `forced_at` (R3.4).
-    #[getter]
-    fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.lock().hand().scores_before())
-    }
-    /// Where the hand stands: `Phase.AUCTION` (R3), `Phase.PLAY` (R5) or `Phase.DONE`.
-    #[getter]
-    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, self.hand().phase())
-    }
-    /// The seat to act, or None once the hand is over.
-    #[getter]
-    fn to_move(&self) -> Option<u8> {
-        self.hand.lock().hand().to_move()
-    }
-    /// True once the hand is over: nine tricks played (R5.3), or nobody called (R3.3).
-    #[getter]
-    fn is_terminal(&self) -> bool {
-        self.hand.lock().hand().is_terminal()
-    }
-    /// The trump `Suit`, or None before it is named (R3).
-    #[getter]
-    fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        opt_suit(py, &self.hand())
-    }
-    /// The seat that named trump, or None before (R3).
-    #[getter]
-    fn caller(&self) -> Option<u8> {
-        self.hand.lock().hand().caller()
-    }
-    /// Every seat's cards now, four tuples of `Card`: the whole state, hidden cards
-    /// included (a player's view is `observation(seat)`).
-    #[getter]
-    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let hand = self.hand();
-        let seats: PyResult<Vec<_>> = (0..4)
-            .map(|s| {
-                let cards: Vec<_> = hand.hand(s).iter().collect();
-                py_card_tuple(py, &cards)
-            })
-            .collect();
-        PyTuple::new(py, seats?)
-    }
-    /// The deal as received: four lists of nine cards, seat 0 first, the last three of
-    /// each the kitty (R2.4).
-    #[getter]
-    fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        py_deal(py, self.hand().deal())
-    }
-    /// Every action taken so far, in order, as `Action` values.
-    #[getter]
-    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        history(py, &self.table())
-    }
-    /// Each team's points credited so far (team 0, team 1): cards, last, and runs and bella once
-    /// known (R6.1).
-    #[getter]
-    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.hand.lock().hand().points())
-    }
-    /// The `HandResult` once the hand is over (outcome, points, score, runs, bella, tricks: R6),
-    /// else None.
-    #[getter]
-    fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        result(py, &self.table())
-    }
-
-    /// Every action id the engine accepts from `seat` now (default: the seat to move),
-    /// ascending: with `enforce_legal_play = False` misplays and calls too (R8; docs/TABLE.md).
-    #[pyo3(signature = (seat=None))]
-    fn allowed_action_ids<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let hand = self.table();
-        ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Allowed))
-    }
-    /// The action ids `seat` (default: the seat to move) may take now without breaking a rule,
-    /// ascending (R0: 0-35 play that card, 36-39 call C D H S, 40 pass; 41-45 table mode);
-    /// empty once the hand is over.
-    #[pyo3(signature = (seat=None))]
-    fn legal_action_ids<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    fn action_set(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
         if seat.is_none() {
             // The fast path of search loops: the seat to move, under the lock only.
-            let mask = {
-                let hand = self.hand.lock();
-                hand.hand().to_move().map_or(0, |s| hand.legal_mask(s))
+            let hand = self.hand.lock();
+            let to_move = hand.hand().to_move();
+            return Ok((to_move, mask_of(&hand, to_move, set)));
+        }
+        let hand = self.table();
+        let seat = asked_seat(&hand, seat)?;
+        Ok((seat, mask_of(&hand, seat, set)))
+    }
+
+    fn same_as(&self, other: &Self) -> bool {
+        self.table() == other.table()
+    }
+}
+
+state_pymethods! {
+    impl PyHandState {
+        json: ("hand_to_json", "hand_from_json");
+        /// The `Rules` the hand is played under (R9).
+        fn rules;
+        /// Every action id the engine accepts from `seat` now (default: the seat to move),
+        /// ascending: with `enforce_legal_play = False` misplays and calls too (R8; docs/TABLE.md).
+        fn allowed_action_ids;
+        /// The action ids `seat` (default: the seat to move) may take now without breaking a rule,
+        /// ascending (R0: 0-35 play that card, 36-39 call C D H S, 40 pass; 41-45 table mode);
+        /// empty once the hand is over.
+        fn legal_action_ids;
+        /// `allowed_action_ids(seat)` as `Action` values.
+        fn allowed_actions;
+        /// `legal_action_ids(seat)` as `Action` values.
+        fn legal_actions;
+        /// Everything `seat` may know now and nothing more, as an `Observation`
+        /// (R2.4, R4.4, R4.5).
+        fn observation;
+        /// What `seat` knows, as a numpy float32 vector of `TENSOR_SIZE` values (layout in
+        /// docs/ENGINE.md).
+        fn information_state_tensor;
+        /// What `seat` knows, as text (docs/ENGINE.md).
+        fn information_state_string;
+        /// What a person at `seat` sees on the table now, as a `TableView` (R8.4; docs/TABLE.md).
+        fn table_view;
+        /// `table_view(seat).to_dict()` as compact JSON text, written without building the view
+        /// (for a server that sends it after every action; docs/TABLE.md).
+        fn table_view_json;
+        /// The state as JSON text: rules, dealer, scores before, deal and actions
+        /// (docs/ENGINE.md).
+        fn to_json;
+        /// A state from `to_json`'s text, checked by replaying every action; bad text raises
+        /// `InvalidInputError`.
+        fn from_json;
+        #[new]
+        #[pyo3(signature = (dealer=None, *, seed=None, deal=None, rules=None, scores_before=None))]
+        fn new<'py>(
+            py: Python<'py>,
+            dealer: Option<&Bound<'py, PyAny>>,
+            seed: Option<&Bound<'py, PyAny>>,
+            deal: Option<&Bound<'py, PyAny>>,
+            rules: Option<&Bound<'py, PyAny>>,
+            scores_before: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<PyHandState> {
+            let dealer = opt_seat_arg(dealer, "dealer")?;
+            let (rules_obj, rules) = rules_arg(py, rules)?;
+            let scores = opt_team_pair_arg(scores_before, "scores_before")?;
+            let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
+                (Some(seed), None) => {
+                    TableHand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
+                }
+                (None, Some(deal)) => {
+                    let seats: Vec<Vec<crate::cards::Card>> = deal
+                        .try_iter()
+                        .map_err(|_| invalid(py, "a deal is four lists of nine cards (R2.4)"))?
+                        .map(|seat| cards_arg(&seat?))
+                        .collect::<PyResult<_>>()?;
+                    let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
+                    TableHand::from_deal(deal, dealer, rules, scores)
+                }
+                _ => {
+                    return Err(invalid(
+                        py,
+                        "give exactly one of seed= (an int) or deal= (four 9-card lists)",
+                    ))
+                }
             };
-            return ids_list(py, mask);
+            Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
         }
-        let hand = self.table();
-        ids_list(py, mask_of(&hand, asked_seat(&hand, seat)?, Set::Legal))
-    }
-    /// `allowed_action_ids(seat)` as `Action` values.
-    #[pyo3(signature = (seat=None))]
-    fn allowed_actions<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let hand = self.table();
-        let seat = asked_seat(&hand, seat)?;
-        actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Allowed))
-    }
-    /// `legal_action_ids(seat)` as `Action` values.
-    #[pyo3(signature = (seat=None))]
-    fn legal_actions<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let hand = self.table();
-        let seat = asked_seat(&hand, seat)?;
-        actions_list(py, seat.unwrap_or(0), mask_of(&hand, seat, Set::Legal))
-    }
-    /// Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
-    /// default the seat to move). Every rule is checked: a refused action raises
-    /// `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
-    /// and changes nothing.
-    #[pyo3(signature = (action, seat=None))]
-    fn apply(
-        &self,
-        py: Python<'_>,
-        action: &Bound<'_, PyAny>,
-        seat: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        let (seat, id) = seat_and_id(action, seat)?;
-        // The error (a Python object) is built after the lock is released.
-        let applied = self.hand.lock().apply(seat, id);
-        applied.map_err(|e| to_py_err(py, e))
-    }
-    /// An independent copy (cheap: the core state is a plain value).
-    fn clone(&self, py: Python<'_>) -> PyHandState {
-        PyHandState::wrap(py, self.table(), &self.rules, self.index)
-    }
-    /// A world `seat` cannot tell from this one, drawn uniformly from a generator seeded
-    /// `seed`: same rules, dealer, scores and actions; `observation(seat)` identical
-    /// (docs/SEARCH.md).
-    fn sample_world(
-        &self,
-        py: Python<'_>,
-        seat: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-    ) -> PyResult<PyHandState> {
-        let one = 1u8.into_pyobject(py)?.into_any();
-        let mut worlds = search::sample_worlds(self, py, seat, seed, &one)?;
-        Ok(worlds.remove(0))
-    }
-    /// `count` worlds drawn in turn from one generator seeded `seed` (docs/SEARCH.md).
-    fn sample_worlds(
-        &self,
-        py: Python<'_>,
-        seat: &Bound<'_, PyAny>,
-        seed: &Bound<'_, PyAny>,
-        count: &Bound<'_, PyAny>,
-    ) -> PyResult<Vec<PyHandState>> {
-        search::sample_worlds(self, py, seat, seed, count)
-    }
-    /// How many worlds `seat` cannot tell from this one (docs/SEARCH.md).
-    fn count_worlds(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<u128> {
-        search::count_worlds(self, py, seat)
-    }
-    fn __copy__(&self, py: Python<'_>) -> PyHandState {
-        self.clone(py)
-    }
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyHandState {
-        self.clone(py)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyHandState>() {
-            Ok(other) => self.table() == other.get().table(),
-            Err(_) => false,
+        /// The dealer's seat, 0-3 (R2.2).
+        #[getter]
+        fn dealer(&self) -> u8 {
+            self.hand.lock().hand().dealer()
         }
-    }
-    /// Everything `seat` may know now and nothing more, as an `Observation`
-    /// (R2.4, R4.4, R4.5).
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        observation(py, &self.table(), seat_arg(seat)?)
-    }
-    /// What `seat` knows, as a numpy float32 vector of `TENSOR_SIZE` values (layout in
-    /// docs/ENGINE.md).
-    fn information_state_tensor<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tensor(py, &self.table(), seat_arg(seat)?)
-    }
-    /// What `seat` knows, as text (docs/ENGINE.md).
-    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(info_string(&self.table(), seat_arg(seat)?))
-    }
-    /// What a person at `seat` sees on the table now, as a `TableView` (R8.4; docs/TABLE.md).
-    fn table_view<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        table_view(py, &self.table(), seat_arg(seat)?)
-    }
-    /// `table_view(seat).to_dict()` as compact JSON text, written without building the view
-    /// (for a server that sends it after every action; docs/TABLE.md).
-    fn table_view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(table_view_json(&self.table(), seat_arg(seat)?))
-    }
-    /// The events `seat` is told (None: a spectator's public events), those after `since`, in
-    /// order (docs/EVENTS.md).
-    #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
-    fn events<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-        since: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
-        let hand = self.table();
-        let mut events = Vec::new();
-        hand_events(&hand, self.index, &mut events);
-        events_list(py, &events, 0, seat, since, &|_| hand)
-    }
-    /// The state as JSON text: rules, dealer, scores before, deal and actions
-    /// (docs/ENGINE.md).
-    fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        dump_json(slf.as_any(), "hand_to_json")
-    }
-    /// A state from `to_json`'s text, checked by replaying every action; bad text raises
-    /// `InvalidInputError`.
-    #[staticmethod]
-    fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        json_helper(py, "hand_from_json")?.call1((text,))
-    }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_via_json(slf.as_any(), "hand_to_json", "hand_from_json")
-    }
-    fn __repr__(&self) -> String {
-        format!("<HandState {}>", self.hand.lock().hand().describe())
+        /// The match totals (team 0, team 1) before this hand; they decide who is forced under
+        /// `forced_at` (R3.4).
+        #[getter]
+        fn scores_before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, self.hand.lock().hand().scores_before())
+        }
+        /// Where the hand stands: `Phase.AUCTION` (R3), `Phase.PLAY` (R5) or `Phase.DONE`.
+        #[getter]
+        fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            py_phase(py, self.hand().phase())
+        }
+        /// The seat to act, or None once the hand is over.
+        #[getter]
+        fn to_move(&self) -> Option<u8> {
+            self.hand.lock().hand().to_move()
+        }
+        /// True once the hand is over: nine tricks played (R5.3), or nobody called (R3.3).
+        #[getter]
+        fn is_terminal(&self) -> bool {
+            self.hand.lock().hand().is_terminal()
+        }
+        /// The trump `Suit`, or None before it is named (R3).
+        #[getter]
+        fn trump<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            opt_suit(py, &self.hand())
+        }
+        /// The seat that named trump, or None before (R3).
+        #[getter]
+        fn caller(&self) -> Option<u8> {
+            self.hand.lock().hand().caller()
+        }
+        /// Every seat's cards now, four tuples of `Card`: the whole state, hidden cards
+        /// included (a player's view is `observation(seat)`).
+        #[getter]
+        fn hands<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            let hand = self.hand();
+            let seats: PyResult<Vec<_>> = (0..4)
+                .map(|s| {
+                    let cards: Vec<_> = hand.hand(s).iter().collect();
+                    py_card_tuple(py, &cards)
+                })
+                .collect();
+            PyTuple::new(py, seats?)
+        }
+        /// The deal as received: four lists of nine cards, seat 0 first, the last three of
+        /// each the kitty (R2.4).
+        #[getter]
+        fn deal<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+            py_deal(py, self.hand().deal())
+        }
+        /// Every action taken so far, in order, as `Action` values.
+        #[getter]
+        fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+            history(py, &self.table())
+        }
+        /// Each team's points credited so far (team 0, team 1): cards, last, and runs and bella once
+        /// known (R6.1).
+        #[getter]
+        fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, self.hand.lock().hand().points())
+        }
+        /// The `HandResult` once the hand is over (outcome, points, score, runs, bella, tricks: R6),
+        /// else None.
+        #[getter]
+        fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            result(py, &self.table())
+        }
+        /// Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
+        /// default the seat to move). Every rule is checked: a refused action raises
+        /// `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
+        /// and changes nothing.
+        #[pyo3(signature = (action, seat=None))]
+        fn apply(
+            &self,
+            py: Python<'_>,
+            action: &Bound<'_, PyAny>,
+            seat: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<()> {
+            let (seat, id) = seat_and_id(action, seat)?;
+            // The error (a Python object) is built after the lock is released.
+            let applied = self.hand.lock().apply(seat, id);
+            applied.map_err(|e| to_py_err(py, e))
+        }
+        /// An independent copy (cheap: the core state is a plain value).
+        fn clone(&self, py: Python<'_>) -> PyHandState {
+            PyHandState::wrap(py, self.table(), &self.rules, self.index)
+        }
+        /// A world `seat` cannot tell from this one, drawn uniformly from a generator seeded
+        /// `seed`: same rules, dealer, scores and actions; `observation(seat)` identical
+        /// (docs/SEARCH.md).
+        fn sample_world(
+            &self,
+            py: Python<'_>,
+            seat: &Bound<'_, PyAny>,
+            seed: &Bound<'_, PyAny>,
+        ) -> PyResult<PyHandState> {
+            let one = 1u8.into_pyobject(py)?.into_any();
+            let mut worlds = search::sample_worlds(self, py, seat, seed, &one)?;
+            Ok(worlds.remove(0))
+        }
+        /// `count` worlds drawn in turn from one generator seeded `seed` (docs/SEARCH.md).
+        fn sample_worlds(
+            &self,
+            py: Python<'_>,
+            seat: &Bound<'_, PyAny>,
+            seed: &Bound<'_, PyAny>,
+            count: &Bound<'_, PyAny>,
+        ) -> PyResult<Vec<PyHandState>> {
+            search::sample_worlds(self, py, seat, seed, count)
+        }
+        /// How many worlds `seat` cannot tell from this one (docs/SEARCH.md).
+        fn count_worlds(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<u128> {
+            search::count_worlds(self, py, seat)
+        }
+        /// The events `seat` is told (None: a spectator's public events), those after `since`, in
+        /// order (docs/EVENTS.md).
+        #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
+        fn events<'py>(
+            &self,
+            py: Python<'py>,
+            seat: Option<&Bound<'py, PyAny>>,
+            since: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
+            let hand = self.table();
+            let mut events = Vec::new();
+            hand_events(&hand, self.index, &mut events);
+            events_list(py, &events, 0, seat, since, &|_| hand)
+        }
+        fn __repr__(&self) -> String {
+            format!("<HandState {}>", self.hand.lock().hand().describe())
+        }
     }
 }
 
@@ -545,9 +626,15 @@ impl PyMatchState {
     fn game(&self) -> Match<TableHand> {
         self.game.lock().game
     }
+}
+
+impl SharedState for PyMatchState {
+    fn current_hand(&self) -> TableHand {
+        *self.game.lock().game.hand()
+    }
 
     /// One of the seat's sets in the hand in play (none once the match is over).
-    fn ids(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
+    fn action_set(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
         let game = self.game();
         let hand = game.hand();
         let seat = if game.is_terminal() {
@@ -562,282 +649,209 @@ impl PyMatchState {
         };
         Ok((seat, mask))
     }
+
+    fn same_as(&self, other: &Self) -> bool {
+        let mine = self.game.lock().clone();
+        mine == *other.game.lock()
+    }
 }
 
-#[pymethods]
-impl PyMatchState {
-    #[new]
-    #[pyo3(signature = (*, seed, rules=None, first_dealer=None, scores=None))]
-    fn new<'py>(
-        py: Python<'py>,
-        seed: &Bound<'py, PyAny>,
-        rules: Option<&Bound<'py, PyAny>>,
-        first_dealer: Option<&Bound<'py, PyAny>>,
-        scores: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<PyMatchState> {
-        let seed = int_arg(seed, "seed", u64::MAX)?;
-        let (rules_obj, rules) = rules_arg(py, rules)?;
-        let first_dealer = opt_seat_arg(first_dealer, "first_dealer")?;
-        let scores = opt_team_pair_arg(scores, "scores")?;
-        Ok(PyMatchState {
-            game: StateLock::new(MatchGame {
-                game: Match::new(seed, rules, first_dealer, scores),
-                history: Vec::new(),
-                finished_events: Vec::new(),
-            }),
-            rules: rules_obj.unbind(),
-        })
-    }
-
-    /// The `Rules` the match is played under (R9).
-    #[getter]
-    fn rules(&self, py: Python<'_>) -> Py<PyAny> {
-        self.rules.clone_ref(py)
-    }
-    /// The match seed: hand i is dealt from `derive(seed, i)`.
-    #[getter]
-    fn seed(&self) -> u64 {
-        self.game().seed()
-    }
-    /// The dealer of the first hand (R2.1).
-    #[getter]
-    fn first_dealer(&self) -> u8 {
-        self.game().first_dealer()
-    }
-    /// The totals (team 0, team 1) the match started from.
-    #[getter]
-    fn start_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game().start_scores())
-    }
-    /// The match totals now (team 0, team 1): `start_scores` plus every finished hand's
-    /// score (R7.2).
-    #[getter]
-    fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.game().scores())
-    }
-    /// The number of the current hand, from 0.
-    #[getter]
-    fn hand_index(&self) -> u32 {
-        self.game().hand_index()
-    }
-    /// The current hand, as a `HandState` (a copy: applying to it leaves the match
-    /// unchanged).
-    #[getter]
-    fn hand(&self, py: Python<'_>) -> PyHandState {
-        let game = self.game();
-        PyHandState::wrap(py, *game.hand(), &self.rules, game.hand_index())
-    }
-    /// The finished hands in order, as `HandState` copies.
-    #[getter]
-    fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
-        let history = self.game.lock().history.clone();
-        history
-            .iter()
-            .enumerate()
-            .map(|(index, &hand)| PyHandState::wrap(py, hand, &self.rules, index as u32))
-            .collect()
-    }
-    /// The team that won (R7.1), or None while the match goes on.
-    #[getter]
-    fn winner(&self) -> Option<u8> {
-        self.game().winner()
-    }
-    /// True once the match is over (R7.1).
-    #[getter]
-    fn is_terminal(&self) -> bool {
-        self.game().is_terminal()
-    }
-    /// The current hand's phase.
-    #[getter]
-    fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        py_phase(py, self.game().hand().hand().phase())
-    }
-    /// The seat to act in the current hand, or None once the match is over.
-    #[getter]
-    fn to_move(&self) -> Option<u8> {
-        self.game
-            .lock()
-            .running()
-            .and_then(|hand| hand.hand().to_move())
-    }
-    /// The current hand's dealer (R2.2).
-    #[getter]
-    fn dealer(&self) -> u8 {
-        self.game().hand().hand().dealer()
-    }
-
-    /// Every action id the engine accepts from `seat` now in the current hand (as
-    /// `HandState.allowed_action_ids`).
-    #[pyo3(signature = (seat=None))]
-    fn allowed_action_ids<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        ids_list(py, self.ids(seat, Set::Allowed)?.1)
-    }
-    /// The action ids `seat` may take now in the current hand (as
-    /// `HandState.legal_action_ids`); empty once the match is over.
-    #[pyo3(signature = (seat=None))]
-    fn legal_action_ids<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        ids_list(py, self.ids(seat, Set::Legal)?.1)
-    }
-    /// `allowed_action_ids(seat)` as `Action` values.
-    #[pyo3(signature = (seat=None))]
-    fn allowed_actions<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let (seat, mask) = self.ids(seat, Set::Allowed)?;
-        actions_list(py, seat.unwrap_or(0), mask)
-    }
-    /// `legal_action_ids(seat)` as `Action` values.
-    #[pyo3(signature = (seat=None))]
-    fn legal_actions<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let (seat, mask) = self.ids(seat, Set::Legal)?;
-        actions_list(py, seat.unwrap_or(0), mask)
-    }
-    /// Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
-    /// when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
-    /// and the next hand is dealt unless the match is won (R7.1).
-    #[pyo3(signature = (action, seat=None))]
-    fn apply(
-        &self,
-        py: Python<'_>,
-        action: &Bound<'_, PyAny>,
-        seat: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
-        let (seat, id) = seat_and_id(action, seat)?;
-        let applied = {
-            let mut locked = self.game.lock();
-            let applied = locked.game.apply_table(seat, id);
-            if let Ok(Some(done)) = applied {
-                let index = locked.history.len() as u32;
-                hand_events(&done, index, &mut locked.finished_events);
-                locked.history.push(done);
-            }
-            applied
-        };
-        // The error (a Python object) is built after the lock is released.
-        applied.map(drop).map_err(|e| to_py_err(py, e))
-    }
-    /// An independent copy of the match, history included.
-    fn clone(&self, py: Python<'_>) -> PyMatchState {
-        let game = self.game.lock().clone();
-        PyMatchState {
-            game: StateLock::new(game),
-            rules: self.rules.clone_ref(py),
+state_pymethods! {
+    impl PyMatchState {
+        json: ("match_to_json", "match_from_json");
+        /// The `Rules` the match is played under (R9).
+        fn rules;
+        /// Every action id the engine accepts from `seat` now in the current hand (as
+        /// `HandState.allowed_action_ids`).
+        fn allowed_action_ids;
+        /// The action ids `seat` may take now in the current hand (as
+        /// `HandState.legal_action_ids`); empty once the match is over.
+        fn legal_action_ids;
+        /// `allowed_action_ids(seat)` as `Action` values.
+        fn allowed_actions;
+        /// `legal_action_ids(seat)` as `Action` values.
+        fn legal_actions;
+        /// What `seat` may know of the current hand (as `HandState.observation`).
+        fn observation;
+        /// What `seat` knows of the current hand, as a numpy float32 vector (as
+        /// `HandState.information_state_tensor`).
+        fn information_state_tensor;
+        /// What `seat` knows of the current hand, as text.
+        fn information_state_string;
+        /// What a person at `seat` sees of the current hand (as `HandState.table_view`).
+        fn table_view;
+        /// `table_view(seat).to_dict()` of the current hand as compact JSON text (as
+        /// `HandState.table_view_json`).
+        fn table_view_json;
+        /// The match as JSON text: rules, seed, first dealer, start scores and every action
+        /// (docs/ENGINE.md).
+        fn to_json;
+        /// A match from `to_json`'s text, checked by replaying every action; bad text raises
+        /// `InvalidInputError`.
+        fn from_json;
+        #[new]
+        #[pyo3(signature = (*, seed, rules=None, first_dealer=None, scores=None))]
+        fn new<'py>(
+            py: Python<'py>,
+            seed: &Bound<'py, PyAny>,
+            rules: Option<&Bound<'py, PyAny>>,
+            first_dealer: Option<&Bound<'py, PyAny>>,
+            scores: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<PyMatchState> {
+            let seed = int_arg(seed, "seed", u64::MAX)?;
+            let (rules_obj, rules) = rules_arg(py, rules)?;
+            let first_dealer = opt_seat_arg(first_dealer, "first_dealer")?;
+            let scores = opt_team_pair_arg(scores, "scores")?;
+            Ok(PyMatchState {
+                game: StateLock::new(MatchGame {
+                    game: Match::new(seed, rules, first_dealer, scores),
+                    history: Vec::new(),
+                    finished_events: Vec::new(),
+                }),
+                rules: rules_obj.unbind(),
+            })
         }
-    }
-    fn __copy__(&self, py: Python<'_>) -> PyMatchState {
-        self.clone(py)
-    }
-    fn __deepcopy__(&self, py: Python<'_>, _memo: &Bound<'_, PyAny>) -> PyMatchState {
-        self.clone(py)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        match other.cast::<PyMatchState>() {
-            Ok(other) => {
-                let mine = self.game.lock().clone();
-                mine == *other.get().game.lock()
-            }
-            Err(_) => false,
+        /// The match seed: hand i is dealt from `derive(seed, i)`.
+        #[getter]
+        fn seed(&self) -> u64 {
+            self.game().seed()
         }
-    }
-    /// What `seat` may know of the current hand (as `HandState.observation`).
-    fn observation<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        observation(py, self.game().hand(), seat_arg(seat)?)
-    }
-    /// What `seat` knows of the current hand, as a numpy float32 vector (as
-    /// `HandState.information_state_tensor`).
-    fn information_state_tensor<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        tensor(py, self.game().hand(), seat_arg(seat)?)
-    }
-    /// What `seat` knows of the current hand, as text.
-    fn information_state_string(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(info_string(self.game().hand(), seat_arg(seat)?))
-    }
-    /// What a person at `seat` sees of the current hand (as `HandState.table_view`).
-    fn table_view<'py>(
-        &self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        table_view(py, self.game().hand(), seat_arg(seat)?)
-    }
-    /// `table_view(seat).to_dict()` of the current hand as compact JSON text (as
-    /// `HandState.table_view_json`).
-    fn table_view_json(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(table_view_json(self.game().hand(), seat_arg(seat)?))
-    }
-    /// The events `seat` is told across the whole match, those after `since`
-    /// (docs/EVENTS.md).
-    #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
-    fn events<'py>(
-        &self,
-        py: Python<'py>,
-        seat: Option<&Bound<'py, PyAny>>,
-        since: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyList>> {
-        let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
-        // Copied under the lock: the finished hands' events after `since`, and the match.
-        let (skipped, mut events, game) = {
-            let locked = self.game.lock();
-            let skipped = (since as usize).min(locked.finished_events.len());
-            let tail = locked.finished_events[skipped..].to_vec();
-            let game = MatchGame {
-                game: locked.game,
-                history: locked.history.clone(),
-                finished_events: Vec::new(),
+        /// The dealer of the first hand (R2.1).
+        #[getter]
+        fn first_dealer(&self) -> u8 {
+            self.game().first_dealer()
+        }
+        /// The totals (team 0, team 1) the match started from.
+        #[getter]
+        fn start_scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, self.game().start_scores())
+        }
+        /// The match totals now (team 0, team 1): `start_scores` plus every finished hand's
+        /// score (R7.2).
+        #[getter]
+        fn scores<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            PyTuple::new(py, self.game().scores())
+        }
+        /// The number of the current hand, from 0.
+        #[getter]
+        fn hand_index(&self) -> u32 {
+            self.game().hand_index()
+        }
+        /// The current hand, as a `HandState` (a copy: applying to it leaves the match
+        /// unchanged).
+        #[getter]
+        fn hand(&self, py: Python<'_>) -> PyHandState {
+            let game = self.game();
+            PyHandState::wrap(py, *game.hand(), &self.rules, game.hand_index())
+        }
+        /// The finished hands in order, as `HandState` copies.
+        #[getter]
+        fn history(&self, py: Python<'_>) -> Vec<PyHandState> {
+            let history = self.game.lock().history.clone();
+            history
+                .iter()
+                .enumerate()
+                .map(|(index, &hand)| PyHandState::wrap(py, hand, &self.rules, index as u32))
+                .collect()
+        }
+        /// The team that won (R7.1), or None while the match goes on.
+        #[getter]
+        fn winner(&self) -> Option<u8> {
+            self.game().winner()
+        }
+        /// True once the match is over (R7.1).
+        #[getter]
+        fn is_terminal(&self) -> bool {
+            self.game().is_terminal()
+        }
+        /// The current hand's phase.
+        #[getter]
+        fn phase<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+            py_phase(py, self.game().hand().hand().phase())
+        }
+        /// The seat to act in the current hand, or None once the match is over.
+        #[getter]
+        fn to_move(&self) -> Option<u8> {
+            self.game
+                .lock()
+                .running()
+                .and_then(|hand| hand.hand().to_move())
+        }
+        /// The current hand's dealer (R2.2).
+        #[getter]
+        fn dealer(&self) -> u8 {
+            self.game().hand().hand().dealer()
+        }
+        /// Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
+        /// when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
+        /// and the next hand is dealt unless the match is won (R7.1).
+        #[pyo3(signature = (action, seat=None))]
+        fn apply(
+            &self,
+            py: Python<'_>,
+            action: &Bound<'_, PyAny>,
+            seat: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<()> {
+            let (seat, id) = seat_and_id(action, seat)?;
+            let applied = {
+                let mut locked = self.game.lock();
+                let applied = locked.game.apply_table(seat, id);
+                if let Ok(Some(done)) = applied {
+                    let index = locked.history.len() as u32;
+                    hand_events(&done, index, &mut locked.finished_events);
+                    locked.history.push(done);
+                }
+                applied
             };
-            (skipped, tail, game)
-        };
-        match_end_events(&game.game, &mut events);
-        events_list(py, &events, skipped as u64, seat, since, &|index| {
-            game.hand_at(index)
-        })
-    }
-    /// The match as JSON text: rules, seed, first dealer, start scores and every action
-    /// (docs/ENGINE.md).
-    fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-        dump_json(slf.as_any(), "match_to_json")
-    }
-    /// A match from `to_json`'s text, checked by replaying every action; bad text raises
-    /// `InvalidInputError`.
-    #[staticmethod]
-    fn from_json<'py>(py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        json_helper(py, "match_from_json")?.call1((text,))
-    }
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        reduce_via_json(slf.as_any(), "match_to_json", "match_from_json")
-    }
-    fn __repr__(&self) -> String {
-        let game = self.game();
-        let scores = game.scores();
-        format!(
-            "<MatchState hand {} scores {}-{}: {}>",
-            game.hand_index(),
-            scores[0],
-            scores[1],
-            game.hand().hand().describe()
-        )
+            // The error (a Python object) is built after the lock is released.
+            applied.map(drop).map_err(|e| to_py_err(py, e))
+        }
+        /// An independent copy of the match, history included.
+        fn clone(&self, py: Python<'_>) -> PyMatchState {
+            let game = self.game.lock().clone();
+            PyMatchState {
+                game: StateLock::new(game),
+                rules: self.rules.clone_ref(py),
+            }
+        }
+        /// The events `seat` is told across the whole match, those after `since`
+        /// (docs/EVENTS.md).
+        #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
+        fn events<'py>(
+            &self,
+            py: Python<'py>,
+            seat: Option<&Bound<'py, PyAny>>,
+            since: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyList>> {
+            let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
+            // Copied under the lock: the finished hands' events after `since`, and the match.
+            let (skipped, mut events, game) = {
+                let locked = self.game.lock();
+                let skipped = (since as usize).min(locked.finished_events.len());
+                let tail = locked.finished_events[skipped..].to_vec();
+                let game = MatchGame {
+                    game: locked.game,
+                    history: locked.history.clone(),
+                    finished_events: Vec::new(),
+                };
+                (skipped, tail, game)
+            };
+            match_end_events(&game.game, &mut events);
+            events_list(py, &events, skipped as u64, seat, since, &|index| {
+                game.hand_at(index)
+            })
+        }
+        fn __repr__(&self) -> String {
+            let game = self.game();
+            let scores = game.scores();
+            format!(
+                "<MatchState hand {} scores {}-{}: {}>",
+                game.hand_index(),
+                scores[0],
+                scores[1],
+                game.hand().hand().describe()
+            )
+        }
     }
 }
 
