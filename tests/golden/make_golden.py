@@ -64,6 +64,11 @@ def record(rules: Rules, hands: list[HandDict]) -> Record:
     return {"format": "tarabish-record/1", "rules": rules.to_dict(), "hands": hands}
 
 
+def record_of(rules: Rules, *states: Any) -> Record:
+    """The record of the hands in ``states``, in order."""
+    return record(rules, [hand_dict(state) for state in states])
+
+
 def default_plays(state: Any) -> set[int]:
     """The card ids the seat to move could play under the default rules (no variant)."""
     seat = state.to_move
@@ -133,6 +138,16 @@ def search(
         if wanted(playout):
             return playout
     raise RuntimeError(f"no hand found in seeds {start}..{start + limit}")
+
+
+def first_found(
+    wanted: Callable[[Playout], bool],
+    *,
+    rules: Rules = Rules(),  # noqa: B008
+    **options: Any,
+) -> Record:
+    """The one-hand record of the first playout ``search`` finds."""
+    return record_of(rules, search(wanted, rules=rules, **options).state)
 
 
 def runs_of(playout: Playout) -> list[list[Any]]:
@@ -217,7 +232,7 @@ def sweep() -> Record:
     playout = Playout(deal, 0, Rules(), (0, 0), 1, auction=["1 call D"])
     res = result(playout)
     assert res.outcome.value == "made" and res.runs.seat == 1 and res.bella == 1
-    return record(Rules(), [hand_dict(playout.state)])
+    return record_of(Rules(), playout.state)
 
 
 @scenario(
@@ -232,7 +247,7 @@ def bait_sweep() -> Record:
     playout = Playout(deal, 0, Rules(), (0, 0), 2, auction=["1 call C"])
     res = result(playout)
     assert res.outcome.value == "bait" and res.runs.seat == 0 and res.bella == 0
-    return record(Rules(), [hand_dict(playout.state)])
+    return record_of(Rules(), playout.state)
 
 
 @scenario("made_plain", "A made hand with no runs and no bella (counted by hand).")
@@ -241,7 +256,7 @@ def made_plain() -> Record:
         r = result(p)
         return r.outcome.value == "made" and r.runs is None and r.bella is None
 
-    return record(Rules(), [hand_dict(search(wanted, start=100).state)])
+    return first_found(wanted, start=100)
 
 
 @scenario("bait_plain", "A bait with no runs and no bella (counted by hand).")
@@ -250,7 +265,7 @@ def bait_plain() -> Record:
         r = result(p)
         return r.outcome.value == "bait" and r.runs is None and r.bella is None
 
-    return record(Rules(), [hand_dict(search(wanted, start=200).state)])
+    return first_found(wanted, start=200)
 
 
 @scenario(
@@ -263,7 +278,7 @@ def half_bait() -> Record:
         r = result(p)
         return r.outcome.value == "half_bait" and r.runs is None and r.bella is None
 
-    return record(Rules(), [hand_dict(search(wanted, start=300).state)])
+    return first_found(wanted, start=300)
 
 
 @scenario(
@@ -276,7 +291,7 @@ def half_bait_is_bait() -> Record:
     def wanted(p: Playout) -> bool:
         return result(p).outcome.value == "half_bait"
 
-    return record(rules, [hand_dict(search(wanted, rules=rules, dealer=2, start=400).state)])
+    return first_found(wanted, rules=rules, dealer=2, start=400)
 
 
 @scenario(
@@ -294,7 +309,7 @@ def bait_caller_runs_bella() -> Record:
             and team(r.runs.seat) == team(r.caller) == team(r.bella)
         )
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=1, start=500).state)])
+    return first_found(wanted, dealer=1, start=500)
 
 
 @scenario(
@@ -311,7 +326,7 @@ def bait_defenders_runs_bella() -> Record:
             and team(r.runs.seat) == team(r.bella) != team(r.caller)
         )
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=3, start=600).state)])
+    return first_found(wanted, dealer=3, start=600)
 
 
 @scenario(
@@ -365,7 +380,7 @@ def void_hand() -> Record:
         return result(p).outcome.value == "made"
 
     after = search(wanted, rules=rules, dealer=0, scores_before=(120, 85), start=1001)
-    return record(rules, [hand_dict(void.state), hand_dict(after.state)])
+    return record_of(rules, void.state, after.state)
 
 
 @scenario(
@@ -386,7 +401,7 @@ def forced_dealer_team() -> Record:
         auction=["3 pass", "0 pass", "1 pass"],
     )
     assert pass_forbidden(playout, 3) and playout.state.caller == 2
-    return record(rules, [hand_dict(playout.state)])
+    return record_of(rules, playout.state)
 
 
 @scenario(
@@ -400,7 +415,7 @@ def forced_other_team() -> Record:
     scores = (410, 430)
     playout = Playout(ref.deal_cards(1200, 0), 0, rules, scores, 1200, auction=["1 pass", "2 pass"])
     assert pass_forbidden(playout, 2) and playout.state.caller == 3
-    return record(rules, [hand_dict(playout.state)])
+    return record_of(rules, playout.state)
 
 
 @scenario(
@@ -433,7 +448,7 @@ def forced_equal_scores() -> Record:
         start=1301,
         auction=["3 pass", "0 pass", "1 pass"],
     )
-    return record(rules, [hand_dict(void.state), hand_dict(after.state)])
+    return record_of(rules, void.state, after.state)
 
 
 @scenario(
@@ -451,7 +466,7 @@ def team_runs() -> Record:
         own = sum(run.points for run in runs[r.runs.seat])
         return r.runs.points > own and r.outcome.value == "made"
 
-    return record(rules, [hand_dict(search(wanted, rules=rules, dealer=1, start=1400).state)])
+    return first_found(wanted, rules=rules, dealer=1, start=1400)
 
 
 def variant_scenario(rules: Rules, dealer: int, start: int, **options: Any) -> Record:
@@ -459,8 +474,7 @@ def variant_scenario(rules: Rules, dealer: int, start: int, **options: Any) -> R
         count = p.extra_played if options.get("prefer_extra") else p.binding
         return count >= 2 and result(p).outcome.value != "void"
 
-    playout = search(wanted, rules=rules, dealer=dealer, start=start, **options)
-    return record(rules, [hand_dict(playout.state)])
+    return first_found(wanted, rules=rules, dealer=dealer, start=start, **options)
 
 
 @scenario(
@@ -506,7 +520,7 @@ def runs_won() -> Record:
         others = [s for s in range(4) if s != r.runs.seat and runs[s]]
         return len(runs[r.runs.seat]) >= 2 and bool(others)
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=3, start=1800).state)])
+    return first_found(wanted, dealer=3, start=1800)
 
 
 @scenario(
@@ -532,7 +546,7 @@ def runs_tie() -> Record:
             and r.runs is None
         )
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=0, start=1900).state)])
+    return first_found(wanted, dealer=0, start=1900)
 
 
 @scenario(
@@ -561,7 +575,7 @@ def trump_run() -> Record:
             and r.runs.seat == winner
         )
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=1, start=2100).state)])
+    return first_found(wanted, dealer=1, start=2100)
 
 
 @scenario("bella", "Bella (R4.5): the holder of the trump K and Q (not in a run) scores 20.")
@@ -570,7 +584,7 @@ def bella() -> Record:
         r = result(p)
         return r.bella is not None and r.runs is None and r.outcome.value == "made"
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=2, start=2300).state)])
+    return first_found(wanted, dealer=2, start=2300)
 
 
 @scenario(
@@ -588,7 +602,7 @@ def bella_in_fifty() -> Record:
             and any(run.length == 4 for run in runs_of(p)[r.bella])
         )
 
-    return record(Rules(), [hand_dict(search(wanted, dealer=3, start=2500).state)])
+    return first_found(wanted, dealer=3, start=2500)
 
 
 def made_hands(first_dealer: int, count: int, start: int) -> list[HandDict]:
@@ -675,7 +689,7 @@ def unfinished() -> Record:
         return obs.runs is not None and obs.bella is None
 
     second = search(wanted, dealer=1, scores_before=scores, start=3400, stop_after=15)
-    return record(rules, [hand_dict(first.state), hand_dict(second.state)])
+    return record_of(rules, first.state, second.state)
 
 
 @scenario(
@@ -725,7 +739,7 @@ def table_misplay_called() -> Record:
     state = table_hand(rules, ["0 call H", "0 play AS", "1 play 8D", "2 misplay"], False)
     res = state.result
     assert res.outcome.value == "misplay" and res.call.correct and res.score == (162, 0)
-    return record(rules, [hand_dict(state)])
+    return record_of(rules, state)
 
 
 @scenario(
@@ -742,7 +756,7 @@ def table_thrown_in() -> Record:
     state = table_hand(rules, [*actions, "1 throw"], False)
     res = state.result
     assert res.outcome.value == "throw_in" and res.score == (232, 0) and res.points == (15, 86)
-    return record(rules, [hand_dict(state)])
+    return record_of(rules, state)
 
 
 @scenario(
@@ -761,7 +775,7 @@ def table_late_twenty() -> Record:
     res = state.result
     assert res.runs is not None and (res.runs.seat, res.runs.points) == (0, 50)
     assert sum(res.points) == 162 + 50
-    return record(rules, [hand_dict(state)])
+    return record_of(rules, state)
 
 
 @scenario(
@@ -775,7 +789,7 @@ def table_first_bell_forfeited() -> Record:
     state = table_hand(rules, ["0 call H", "0 bella", "0 play KH"], True)
     res = state.result
     assert res.bella is None and res.runs is None and sum(res.points) == 162
-    return record(rules, [hand_dict(state)])
+    return record_of(rules, state)
 
 
 # -- numbers counted by hand ---------------------------------------------------------------------
