@@ -164,12 +164,22 @@ def _add_table_flags(parser: argparse.ArgumentParser) -> None:
     _add_table_option_flags(parser, "with manual declarations")
 
 
-def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
-    """The flags of a batch command (simulate, tournament): seed, threads, JSON, Ray, progress."""
-    parser.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
+def _add_threads_flag(parser: argparse.ArgumentParser) -> None:
+    """``--threads``: how many threads a command that plays or solves in parallel uses."""
     parser.add_argument(
         "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
     )
+
+
+def _add_engine_flag(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--engine``: the Rust core (default) or the pure-Python reference."""
+    parser.add_argument("--engine", choices=("rust", "reference"), default="rust", help=help_text)
+
+
+def _add_batch_flags(parser: argparse.ArgumentParser, what: str) -> None:
+    """The flags of a batch command (simulate, tournament): seed, threads, JSON, Ray, progress."""
+    parser.add_argument("--seed", type=_seed, default=0, help="the batch's seed (default 0)")
+    _add_threads_flag(parser)
     parser.add_argument("--json", action="store_true", help=f"print the {what} as JSON")
     parser.add_argument(
         "--ray",
@@ -355,6 +365,8 @@ def _port(text: str) -> int:
     return value
 
 
+_RECORD_FILE_HELP = "the record (JSON), - for standard input"
+
 _ENGINE_HELP = (
     "the engine that plays the records: rust (the Rust core, default) or reference (the "
     "independent pure-Python implementation); both give the same output byte for byte"
@@ -455,18 +467,14 @@ def _replay_parser(commands: _Commands) -> None:
         "rule. With --check, compare the results stored in each file instead, and exit 1 "
         "naming the hand and the field of every difference.",
     )
-    replay.add_argument(
-        "files", nargs="+", metavar="FILE", help="the record (JSON), - for standard input"
-    )
+    replay.add_argument("files", nargs="+", metavar="FILE", help=_RECORD_FILE_HELP)
     replay.add_argument(
         "--check",
         action="store_true",
         help="compare the results stored in each FILE with the replay: exit 1 naming the hand "
         "and the field of each difference",
     )
-    replay.add_argument(
-        "--engine", choices=("rust", "reference"), default="rust", help=_ENGINE_HELP
-    )
+    _add_engine_flag(replay, _ENGINE_HELP)
 
 
 def _analyze_parser(commands: _Commands) -> None:
@@ -481,7 +489,7 @@ def _analyze_parser(commands: _Commands) -> None:
         "hand, with the worst plays listed. A malformed or illegal record exits 2 with one "
         "line naming the hand, the action and the rule.",
     )
-    analyze.add_argument("file", metavar="FILE", help="the record (JSON), - for standard input")
+    analyze.add_argument("file", metavar="FILE", help=_RECORD_FILE_HELP)
     analyze.add_argument("--json", action="store_true", help="print the analysis as JSON")
     analyze.add_argument(
         "--worst",
@@ -490,9 +498,7 @@ def _analyze_parser(commands: _Commands) -> None:
         metavar="N",
         help="how many of the worst plays to list (default 10)",
     )
-    analyze.add_argument(
-        "--threads", type=_count, default=0, metavar="T", help="threads (default 0: all cores)"
-    )
+    _add_threads_flag(analyze)
 
 
 def _play_parser(commands: _Commands) -> None:
@@ -552,12 +558,7 @@ def _serve_parser(commands: _Commands) -> None:
         help="sqlite:///PATH (WAL mode; default sqlite:///tarabish-server.sqlite3) or "
         "postgresql://... (several server processes share it)",
     )
-    serve.add_argument(
-        "--engine",
-        choices=("rust", "reference"),
-        default="rust",
-        help="the engine that plays the tables: rust (default) or reference",
-    )
+    _add_engine_flag(serve, "the engine that plays the tables: rust (default) or reference")
     serve.add_argument(
         "--server-id",
         default=None,
