@@ -9,6 +9,7 @@ Internally the engine works on card *indices* (``suit * 9 + rank``, R0) held in 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import suppress
 from typing import Any
 
 from .._cards import MAX_CARDS, Card, Suit, parse_cards
@@ -93,25 +94,21 @@ MAX_SCORE = 2**30 - 1
 
 def score_pair(scores: Any, what: str) -> tuple[int, int]:
     """Two whole numbers 0..MAX_SCORE, one per team (R0: team 0 = seats 0 and 2)."""
-    if isinstance(scores, str | bytes | dict):
+    items: list[Any] | None = None
+    if not isinstance(scores, str | bytes | dict):
+        with suppress(TypeError):  # not iterable: refused below
+            items = list(scores)
+    if (
+        items is None
+        or len(items) != 2
+        or not all(
+            not isinstance(item, bool) and isinstance(item, int) and 0 <= item <= MAX_SCORE
+            for item in items
+        )
+    ):
         raise InvalidInputError(
             f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
         )
-    try:
-        items = list(scores)
-    except TypeError:
-        raise InvalidInputError(
-            f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
-        ) from None
-    if len(items) != 2:
-        raise InvalidInputError(
-            f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
-        )
-    for item in items:
-        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= MAX_SCORE:
-            raise InvalidInputError(
-                f"{what} must be two non-negative whole numbers, got {excerpt(scores)}"
-            )
     return (items[0], items[1])
 
 
