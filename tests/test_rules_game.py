@@ -134,6 +134,13 @@ def spec_deal(seed: int, dealer: int) -> list[list[Card]]:
 # --------------------------------------------------------------------------------------------
 
 # Received order: the first six cards are seen at once, the last three are the kitty (R2.4).
+DEAL_SUITS = [  # seat 0 all nine clubs, seat 1 diamonds, seat 2 hearts, seat 3 spades
+    "6C 7C 8C 9C TC JC QC KC AC",
+    "6D 7D 8D 9D TD JD QD KD AD",
+    "6H 7H 8H 9H TH JH QH KH AH",
+    "6S 7S 8S 9S TS JS QS KS AS",
+]
+
 DEAL_B = [
     "6C 7C 8C 6H 7H TD 7D AS 8S",  # seat 0: the twenty 6-7-8C
     "JH 9H TC JC AD 9D 6D TS 7S",  # seat 1
@@ -858,13 +865,7 @@ def test_R6_5_no_bonus_for_every_trick(engine: ModuleType) -> None:
     # Seat 0 holds all nine clubs and calls clubs: it must win every trick (it trumps whatever is
     # led; the others hold no trump). Count: 162 + its runs (A-K-Q-J and T-9-8-7: 100, beating
     # the equal plain fifties of the others as trump) + bella 20 = 282, no bonus.
-    deal = [
-        "6C 7C 8C 9C TC JC QC KC AC",
-        "6D 7D 8D 9D TD JD QD KD AD",
-        "6H 7H 8H 9H TH JH QH KH AH",
-        "6S 7S 8S 9S TS JS QS KS AS",
-    ]
-    state = engine.HandState(3, deal=deal)
+    state = engine.HandState(3, deal=DEAL_SUITS)
     state.apply("0 call C")
     play_first_legal(state)
     result = state.result
@@ -877,14 +878,8 @@ def test_R6_5_no_bonus_for_every_trick(engine: ModuleType) -> None:
 
 
 def test_R6_3_bait_when_the_caller_takes_nothing(engine: ModuleType) -> None:
-    # The same deal, seat 1 calls clubs (held wholly by seat 0): team 1 takes nothing.
-    deal = [
-        "6C 7C 8C 9C TC JC QC KC AC",
-        "6D 7D 8D 9D TD JD QD KD AD",
-        "6H 7H 8H 9H TH JH QH KH AH",
-        "6S 7S 8S 9S TS JS QS KS AS",
-    ]
-    state = engine.HandState(3, deal=deal)
+    # DEAL_SUITS again, seat 1 calls clubs (held wholly by seat 0): team 1 takes nothing.
+    state = engine.HandState(3, deal=DEAL_SUITS)
     play(state, "0 pass", "1 call C")
     play_first_legal(state)
     assert state.result.outcome is Outcome.BAIT
