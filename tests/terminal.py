@@ -1,5 +1,6 @@
-"""Run the ``tarabish`` command on a pseudo-terminal, as a user at a terminal does: the screen of
-``tarabish play`` and the progress bar of ``tarabish simulate`` are drawn only there."""
+"""Run the ``tarabish`` command in a child process, as a user does: with pipes
+(``run_tarabish``), or on a pseudo-terminal (``run_in_terminal``), where alone the screen of
+``tarabish play`` and the progress bar of ``tarabish simulate`` are drawn."""
 
 from __future__ import annotations
 
@@ -15,6 +16,21 @@ from fcntl import ioctl
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 """Terminal control sequences (colours, cursor moves, clearing): strip them to read the text."""
+
+
+def run_tarabish(
+    *args: str, stdin: str = "", timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tarabish ARGS`` with ``stdin`` as its standard input; its output and
+    exit status are returned, whatever the status."""
+    return subprocess.run(
+        [sys.executable, "-m", "tarabish", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
 
 
 def run_in_terminal(

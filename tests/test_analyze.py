@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ import tarabish.reference as ref
 from tarabish import ActionKind, HandResult, InvalidInputError, Phase
 from tarabish._analyze import analyze
 from tarabish._record import parse_record, play_record
+from terminal import run_tarabish
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
 ENDGAME_CARDS = 12  # positions of at most three tricks also go to the reference minimax
@@ -79,13 +79,7 @@ def test_some_golden_play_loses_points() -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tarabish", "analyze", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    return run_tarabish("analyze", *args, timeout=300)
 
 
 def test_cli_json_is_the_analysis() -> None:

@@ -14,17 +14,7 @@ import tarabish as tb
 from tarabish import Rules
 from tarabish._cli import main
 from terminal import ANSI, run_in_terminal
-
-
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tarabish", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from terminal import run_tarabish as run
 
 
 def run_in_process(

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Iterator
 from itertools import pairwise
@@ -17,6 +16,7 @@ import pytest
 import ray
 import tarabish as tb
 from tarabish._ray import RANGES_PER_CPU, ranges
+from terminal import run_tarabish
 
 
 @pytest.mark.parametrize(("total", "cpus"), [(0, 2), (1, 2), (7, 2), (1000, 3), (5, 0)])
@@ -103,12 +103,6 @@ def test_ray_runs_equal_local_runs(cluster: str) -> None:
 
 def cli(*args: str) -> Any:
     """The JSON that ``tarabish ARGS --json`` prints."""
-    done = subprocess.run(
-        [sys.executable, "-m", "tarabish", *args, "--json", "--no-progress"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_tarabish(*args, "--json", "--no-progress")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)

@@ -37,6 +37,7 @@ from tarabish._record import (
     replay_main,
     to_record,
 )
+from terminal import run_tarabish
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 GOLDEN_FILES = sorted(GOLDEN.glob("*.json"))
@@ -622,14 +623,8 @@ def test_replay_memory_per_hand_is_bounded(tmp_path: Path) -> None:
 # -- the command line ----------------------------------------------------------------------------
 
 
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tarabish", "replay", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return run_tarabish("replay", *args, stdin=stdin)
 
 
 @pytest.mark.parametrize("engine", ENGINES)

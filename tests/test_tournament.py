@@ -9,7 +9,6 @@ import json
 import math
 import random
 import subprocess
-import sys
 
 import pytest
 import tarabish as tb
@@ -17,7 +16,7 @@ from tarabish import _core
 from tarabish._batch import add_counts
 from tarabish._python_bots import play_pairs
 from tarabish._tournament import Z_95, wilson_interval
-from terminal import ANSI, run_in_terminal
+from terminal import ANSI, run_in_terminal, run_tarabish
 from test_cli import run_in_process
 
 RULES = [tb.Rules(), tb.Rules(target=300, forced_at=200, dealer_may_pass=True)]
@@ -145,13 +144,7 @@ def test_bad_arguments_raise(args: tuple[object, ...], message: str) -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "tarabish", "tournament", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_tarabish("tournament", *args)
 
 
 def test_cli_json_is_the_api_result() -> None:
