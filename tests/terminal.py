@@ -17,6 +17,9 @@ from fcntl import ioctl
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 """Terminal control sequences (colours, cursor moves, clearing): strip them to read the text."""
 
+TARABISH = (sys.executable, "-m", "tarabish")
+"""The ``tarabish`` command of the Python that runs the tests."""
+
 
 def run_tarabish(
     *args: str, stdin: str = "", timeout: float = 120
@@ -24,7 +27,7 @@ def run_tarabish(
     """Run ``python -m tarabish ARGS`` with ``stdin`` as its standard input; its output and
     exit status are returned, whatever the status."""
     return subprocess.run(
-        [sys.executable, "-m", "tarabish", *args],
+        [*TARABISH, *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -56,7 +59,7 @@ def run_in_terminal(
     for name in ("NO_COLOR", "TERM_PROGRAM", "CI"):
         env.pop(name, None)
     process = subprocess.Popen(
-        [sys.executable, "-m", "tarabish", *args],
+        [*TARABISH, *args],
         stdin=slave,
         stdout=slave,
         stderr=slave,

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 import tarabish as tb
 from tarabish import Rules
 from tarabish._cli import main
-from terminal import ANSI, run_in_terminal
+from terminal import ANSI, TARABISH, run_in_terminal
 from terminal import run_tarabish as run
 
 
@@ -227,7 +226,7 @@ def test_play_survives_its_input() -> None:
 def test_a_reader_that_leaves_ends_the_command_quietly(args: tuple[str, ...]) -> None:
     # `tarabish ... --json | head`: the reader closes the pipe before the output is written.
     process = subprocess.Popen(
-        [sys.executable, "-m", "tarabish", *args],
+        [*TARABISH, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
