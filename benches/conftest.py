@@ -25,13 +25,12 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from engines import ENGINE_MODULES
 
 try:
     import tarabish  # noqa: F401
 except ImportError:  # pragma: no cover - running without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
-
-ENGINE_MODULES = {"rust": "tarabish", "reference": "tarabish.reference"}
 
 # What the project expects of one rule primitive called from Python (the figures).
 PRIMITIVE_MAX_RUST_SECONDS = 1e-6

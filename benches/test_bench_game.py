@@ -14,7 +14,6 @@ Hands per second go to ``benchmark.extra_info["hands_per_second"]`` and the summ
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
 from types import ModuleType
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 import tarabish
+from engines import on_each_engine, on_the_other
 from tarabish import TENSOR_SIZE, HandResult
 
 # --- 1, 2: tarabish.simulate -----------------------------------------------------------------
@@ -160,7 +160,6 @@ def test_python_loop(
 
 # --- 5: the per-call cost of HandState methods ---------------------------------------------
 
-_ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 MID_SEED = 77
 MID_DEALER = 1
 MID_ACTIONS = 15  # a call, three whole tricks and two cards of the fourth
@@ -179,12 +178,7 @@ def mid_hand(engine: ModuleType) -> Any:
 
 @pytest.fixture(scope="module")
 def mid_states() -> dict[str, Any]:
-    return {name: mid_hand(importlib.import_module(module)) for name, module in _ENGINES.items()}
-
-
-def _other(engine: ModuleType, states: dict[str, Any]) -> Any:
-    """The same state on the other engine (the differential check of each result)."""
-    return states["reference" if engine is tarabish else "rust"]
+    return on_each_engine(mid_hand)
 
 
 @pytest.mark.benchmark(group="HandState(seed=...)", **PER_CALL)
@@ -203,7 +197,7 @@ def test_legal_action_ids(benchmark: Any, engine: ModuleType, mid_states: dict[s
     trick = state.observation(seat).trick
     expected = tarabish.reference.legal_plays(state.hands[seat], trick, state.trump)
     assert ids == [card.index for card in expected]
-    assert ids == _other(engine, mid_states).legal_action_ids()
+    assert ids == on_the_other(engine, mid_states).legal_action_ids()
 
 
 @pytest.mark.benchmark(group="HandState.legal_actions", **PER_CALL)
@@ -212,7 +206,7 @@ def test_legal_actions(benchmark: Any, engine: ModuleType, mid_states: dict[str,
     actions = benchmark(state.legal_actions)
     assert [action.id for action in actions] == state.legal_action_ids()
     assert all(action.seat == state.to_move for action in actions)
-    assert actions == _other(engine, mid_states).legal_actions()
+    assert actions == on_the_other(engine, mid_states).legal_actions()
 
 
 def _clone_and_apply(state: Any, action_id: int) -> Any:
@@ -229,7 +223,9 @@ def test_apply(benchmark: Any, engine: ModuleType, mid_states: dict[str, Any]) -
     child = benchmark(_clone_and_apply, state, action_id)
     assert len(child.actions) == MID_ACTIONS + 1 and len(state.actions) == MID_ACTIONS
     assert child.actions[-1].id == action_id
-    assert child.to_json() == _clone_and_apply(_other(engine, mid_states), action_id).to_json()
+    assert (
+        child.to_json() == _clone_and_apply(on_the_other(engine, mid_states), action_id).to_json()
+    )
 
 
 @pytest.mark.benchmark(group="HandState.clone", **PER_CALL)
@@ -246,7 +242,7 @@ def test_observation(benchmark: Any, engine: ModuleType, mid_states: dict[str, A
     observation = benchmark(state.observation, seat)
     assert observation.seat == seat and observation.hand == state.hands[seat]
     assert len(observation.tricks) == (MID_ACTIONS - 1) // 4
-    assert observation == _other(engine, mid_states).observation(seat)
+    assert observation == on_the_other(engine, mid_states).observation(seat)
 
 
 @pytest.mark.benchmark(group="HandState.information_state_tensor", **PER_CALL)
@@ -258,12 +254,12 @@ def test_information_state_tensor(
     tensor = benchmark(state.information_state_tensor, seat)
     assert tensor.dtype == np.float32 and tensor.shape == (TENSOR_SIZE,)
     assert tensor[seat] == 1.0 and tensor[11:47].sum() == len(state.hands[seat])
-    assert np.array_equal(tensor, _other(engine, mid_states).information_state_tensor(seat))
+    assert np.array_equal(tensor, on_the_other(engine, mid_states).information_state_tensor(seat))
 
 
 @pytest.mark.benchmark(group="HandState.to_json", **PER_CALL)
 def test_to_json(benchmark: Any, engine: ModuleType, mid_states: dict[str, Any]) -> None:
     state = mid_states[benchmark.extra_info["engine"]]
     text = benchmark(state.to_json)
-    assert text == _other(engine, mid_states).to_json()
+    assert text == on_the_other(engine, mid_states).to_json()
     assert engine.HandState.from_json(text) == state

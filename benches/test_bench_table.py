@@ -16,13 +16,13 @@ both modes) are the Rust bench's: ``cargo bench --bench hands`` (benches/README.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import pytest
 import tarabish
+from engines import on_each_engine, on_the_other
 from tarabish import Rules
 
 TABLE_RULES = Rules(
@@ -30,7 +30,6 @@ TABLE_RULES = Rules(
 )
 HANDS = 300
 SEEDS = list(range(9_000, 9_000 + HANDS))
-ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 PER_CALL: dict[str, Any] = {"min_time": 2e-4, "warmup": True, "warmup_iterations": 500}
 CARD_COUNT = 162
 
@@ -79,11 +78,7 @@ def mid_table(engine: ModuleType) -> Any:
 
 @pytest.fixture(scope="module")
 def mid_states() -> dict[str, Any]:
-    return {name: mid_table(importlib.import_module(module)) for name, module in ENGINES.items()}
-
-
-def _other(engine: ModuleType, states: dict[str, Any]) -> Any:
-    return states["reference" if engine is tarabish else "rust"]
+    return on_each_engine(mid_table)
 
 
 @pytest.mark.benchmark(group="HandState.events(seat, since)", **PER_CALL)
@@ -92,7 +87,7 @@ def test_events(benchmark: Any, engine: ModuleType, mid_states: dict[str, Any]) 
     since = state.events(2)[-3]["seq"]
     events = benchmark(state.events, 2, since)
     assert len(events) == 2 and all(event["seq"] > since for event in events)
-    assert events == _other(engine, mid_states).events(2, since)
+    assert events == on_the_other(engine, mid_states).events(2, since)
 
 
 def late_match(engine: ModuleType) -> Any:
@@ -108,7 +103,7 @@ LATE_HAND = 11
 
 @pytest.fixture(scope="module")
 def late_matches() -> dict[str, Any]:
-    return {name: late_match(importlib.import_module(module)) for name, module in ENGINES.items()}
+    return on_each_engine(late_match)
 
 
 @pytest.mark.benchmark(group="MatchState.events(seat, since), hand 12", **PER_CALL)
@@ -117,7 +112,7 @@ def test_match_events(benchmark: Any, engine: ModuleType, late_matches: dict[str
     since = game.events(2)[-2]["seq"]
     events = benchmark(game.events, 2, since)
     assert len(events) == 1 and events[0]["seq"] > since
-    assert events == _other(engine, late_matches).events(2, since)
+    assert events == on_the_other(engine, late_matches).events(2, since)
 
 
 @pytest.mark.benchmark(group="HandState.table_view", **PER_CALL)
@@ -125,4 +120,4 @@ def test_table_view(benchmark: Any, engine: ModuleType, mid_states: dict[str, An
     state = mid_states[benchmark.extra_info["engine"]]
     view = benchmark(state.table_view, 2)
     assert view.allowed == tuple(state.allowed_action_ids(2))
-    assert view == _other(engine, mid_states).table_view(2)
+    assert view == on_the_other(engine, mid_states).table_view(2)
