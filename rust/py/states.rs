@@ -350,10 +350,12 @@ impl PyHandState {
 }
 
 impl SharedState for PyHandState {
+    #[inline]
     fn current_hand(&self) -> TableHand {
         self.table()
     }
 
+    #[inline]
     fn action_set(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
         if seat.is_none() {
             // The fast path of search loops: the seat to move, under the lock only.
@@ -366,6 +368,7 @@ impl SharedState for PyHandState {
         Ok((seat, mask_of(&hand, seat, set)))
     }
 
+    #[inline]
     fn same_as(&self, other: &Self) -> bool {
         self.table() == other.table()
     }
@@ -629,11 +632,13 @@ impl PyMatchState {
 }
 
 impl SharedState for PyMatchState {
+    #[inline]
     fn current_hand(&self) -> TableHand {
         *self.game.lock().game.hand()
     }
 
     /// One of the seat's sets in the hand in play (none once the match is over).
+    #[inline]
     fn action_set(&self, seat: Option<&Bound<'_, PyAny>>, set: Set) -> PyResult<(Option<u8>, u64)> {
         let game = self.game();
         let hand = game.hand();
@@ -650,6 +655,7 @@ impl SharedState for PyMatchState {
         Ok((seat, mask))
     }
 
+    #[inline]
     fn same_as(&self, other: &Self) -> bool {
         let mine = self.game.lock().clone();
         mine == *other.game.lock()
