@@ -89,7 +89,11 @@ ALL_RUNS = [
 ]
 
 
-def check_all(cases: Iterable[tuple[object, object, Callable[[], object]]]) -> None:
+Case = tuple[object, object, Callable[[], object]]
+"""One check: its label, the value the rules give, and the engine call that must return it."""
+
+
+def check_all(cases: Iterable[Case]) -> None:
     """Run every case, collect mismatches, fail with the first few (and how many)."""
     failures: list[str] = []
     count = 0
@@ -105,6 +109,16 @@ def check_all(cases: Iterable[tuple[object, object, Callable[[], object]]]) -> N
     assert not failures, f"{len(failures)} of {count} cases wrong, e.g.\n" + "\n".join(
         failures[:15]
     )
+
+
+def winner_cases(engine: ModuleType, trump: Suit, tricks: Iterable[list[Card]]) -> Iterable[Case]:
+    """Each trick's winner by R5.2 (``expected_winner``) against the engine's ``trick_winner``."""
+    for trick in tricks:
+        yield (
+            f"{' '.join(map(str, trick))} trump {trump}",
+            expected_winner(trick, trump),
+            lambda trick=trick: engine.trick_winner(trick, trump),
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -132,16 +146,8 @@ def test_tables_agree_with_worked_examples() -> None:
 
 @pytest.mark.parametrize("trump", list(Suit), ids=str)
 def test_R1_2_R5_2_every_ordered_pair_two_card_trick(engine: ModuleType, trump: Suit) -> None:
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
-        for a, b in itertools.permutations(DECK, 2):
-            trick = [a, b]
-            yield (
-                f"{a} {b} trump {trump}",
-                expected_winner(trick, trump),
-                lambda trick=trick: engine.trick_winner(trick, trump),
-            )
-
-    check_all(cases())
+    pairs = ([a, b] for a, b in itertools.permutations(DECK, 2))
+    check_all(winner_cases(engine, trump, pairs))
 
 
 @pytest.mark.parametrize("trump", list(Suit), ids=str)
@@ -152,17 +158,12 @@ def test_R1_2_R5_2_every_ordered_pair_behind_every_lead(
     """The pair plays second and third, behind the lowest card of the led suit not in the pair
     (so the lead suit is independent of the pair)."""
 
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def tricks() -> Iterable[list[Card]]:
         for a, b in itertools.permutations(DECK, 2):
             lead = next(Card(led, Rank(r)) for r in range(9) if Card(led, Rank(r)) not in (a, b))
-            trick = [lead, a, b]
-            yield (
-                f"{lead} {a} {b} trump {trump}",
-                expected_winner(trick, trump),
-                lambda trick=trick: engine.trick_winner(trick, trump),
-            )
+            yield [lead, a, b]
 
-    check_all(cases())
+    check_all(winner_cases(engine, trump, tricks()))
 
 
 @pytest.mark.parametrize("trump", list(Suit), ids=str)
@@ -171,15 +172,7 @@ def test_R5_2_every_permutation_of_mixed_tricks(engine: ModuleType, trump: Suit)
     arrangement: the winner follows the card, wherever it sits."""
     pool = [Card.parse(c) for c in "JC 9C AC TC KC 6C JD 9D AD TD KD 6D".split()]
 
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
-        for trick in itertools.permutations(pool, 4):
-            yield (
-                f"{' '.join(map(str, trick))} trump {trump}",
-                expected_winner(trick, trump),
-                lambda trick=list(trick): engine.trick_winner(trick, trump),
-            )
-
-    check_all(cases())
+    check_all(winner_cases(engine, trump, map(list, itertools.permutations(pool, 4))))
 
 
 # --------------------------------------------------------------------------------------------
@@ -188,7 +181,7 @@ def test_R5_2_every_permutation_of_mixed_tricks(engine: ModuleType, trump: Suit)
 
 
 def test_R1_3_every_card_every_trump(engine: ModuleType) -> None:
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def cases() -> Iterable[Case]:
         for trump in Suit:
             for card in DECK:
                 table = TRUMP_POINTS if card.suit == trump else PLAIN_POINTS
@@ -215,7 +208,7 @@ def test_R4_1_every_consecutive_sequence_position(engine: ModuleType, length: in
     """Every sequence of ``length`` cards at every position in every suit, alone and with
     filler cards of another suit that make no run (6, 8, T, Q, A)."""
 
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def cases() -> Iterable[Case]:
         for suit in Suit:
             for bottom in range(0, 10 - length):
                 cards = sequence(suit, bottom, length)
@@ -250,7 +243,7 @@ def test_R4_1_every_consecutive_sequence_position(engine: ModuleType, length: in
 def test_R4_1_every_subset_of_a_suit(engine: ModuleType, suit: Suit) -> None:
     """All 512 subsets of one suit: sequences with gaps, of every length, in both orders."""
 
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def cases() -> Iterable[Case]:
         for mask in range(512):
             cards = [Card(suit, Rank(r)) for r in range(9) if mask >> r & 1]
             expected = expected_runs(cards)
@@ -271,7 +264,7 @@ def test_R4_1_two_sequences_in_two_suits(engine: ModuleType) -> None:
 
     shapes = [(bottom, length) for length in range(3, 7) for bottom in range(0, 10 - length)]
 
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def cases() -> Iterable[Case]:
         for first, second in itertools.permutations(Suit, 2):
             for (b1, l1), (b2, l2) in itertools.product(shapes, repeat=2):
                 if l1 + l2 > 9:
@@ -287,7 +280,7 @@ def test_R4_1_two_sequences_in_two_suits(engine: ModuleType) -> None:
 
 
 def test_R4_2_every_pair_of_runs_every_trump(engine: ModuleType) -> None:
-    def cases() -> Iterable[tuple[object, object, Callable[[], object]]]:
+    def cases() -> Iterable[Case]:
         for trump in Suit:
             for a in ALL_RUNS:
                 for b in ALL_RUNS:
