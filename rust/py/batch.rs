@@ -6,7 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::convert::{int_arg, invalid, opt_seat_arg, opt_team_pair_arg, text_of, to_py_err};
+use super::convert::{int_arg, invalid, text_of, to_py_err};
 use super::rules::rules_arg;
 use super::states::PyHandState;
 use crate::bots::{random_action, BotSpec};
@@ -160,16 +160,15 @@ fn play_random_hand<'py>(
     scores_before: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<PyHandState> {
     let seed = int_arg(seed, "seed", u64::MAX)?;
-    let dealer = opt_seat_arg(dealer, "dealer")?;
-    let (rules_obj, rules) = rules_arg(py, rules)?;
-    let scores = opt_team_pair_arg(scores_before, "scores_before")?;
-    let mut rng = SplitMix64::new(seed);
-    let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
-    // docs/TABLE.md "Random playouts": the legal ids of the seat to move, any mode.
-    while let Some(seat) = hand.hand().to_move() {
-        hand.apply_unchecked(seat, random_action(hand.legal_mask(seat), &mut rng));
-    }
-    Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
+    PyHandState::dealt(py, dealer, rules, scores_before, |dealer, rules, scores| {
+        let mut rng = SplitMix64::new(seed);
+        let mut hand = TableHand::from_deal(deal_with(&mut rng, dealer), dealer, rules, scores);
+        // docs/TABLE.md "Random playouts": the legal ids of the seat to move, any mode.
+        while let Some(seat) = hand.hand().to_move() {
+            hand.apply_unchecked(seat, random_action(hand.legal_mask(seat), &mut rng));
+        }
+        Ok(hand)
+    })
 }
 
 /// The action id a Rust bot (a spec such as `"greedy"`) takes in a running hand, drawing from

@@ -27,6 +27,7 @@ use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
 use crate::state::{Hand, NUM_ACTIONS};
 use crate::table::TableHand;
+use crate::variants::Rules;
 use crate::view_json::table_view_json;
 
 fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {
@@ -347,6 +348,23 @@ impl PyHandState {
     pub fn rules_object(&self) -> &Py<PyAny> {
         &self.rules
     }
+
+    /// A hand on its own (hand 0) from the arguments every new hand takes, checked in this
+    /// order: `dealer` (R2.2; default 0), `rules` (R9; default `Rules()`) and `scores_before`
+    /// (R3.4; default 0, 0); `deal` deals it under them.
+    pub fn dealt(
+        py: Python<'_>,
+        dealer: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+        scores_before: Option<&Bound<'_, PyAny>>,
+        deal: impl FnOnce(u8, Rules, [u32; 2]) -> PyResult<TableHand>,
+    ) -> PyResult<PyHandState> {
+        let dealer = opt_seat_arg(dealer, "dealer")?;
+        let (rules_obj, rules) = rules_arg(py, rules)?;
+        let scores = opt_team_pair_arg(scores_before, "scores_before")?;
+        let hand = deal(dealer, rules, scores)?;
+        Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
+    }
 }
 
 impl SharedState for PyHandState {
@@ -419,30 +437,29 @@ state_pymethods! {
             rules: Option<&Bound<'py, PyAny>>,
             scores_before: Option<&Bound<'py, PyAny>>,
         ) -> PyResult<PyHandState> {
-            let dealer = opt_seat_arg(dealer, "dealer")?;
-            let (rules_obj, rules) = rules_arg(py, rules)?;
-            let scores = opt_team_pair_arg(scores_before, "scores_before")?;
-            let hand = match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
-                (Some(seed), None) => {
-                    TableHand::from_seed(int_arg(seed, "seed", u64::MAX)?, dealer, rules, scores)
-                }
-                (None, Some(deal)) => {
-                    let seats: Vec<Vec<crate::cards::Card>> = deal
-                        .try_iter()
-                        .map_err(|_| invalid(py, "a deal is four lists of nine cards (R2.4)"))?
-                        .map(|seat| cards_arg(&seat?))
-                        .collect::<PyResult<_>>()?;
-                    let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
-                    TableHand::from_deal(deal, dealer, rules, scores)
-                }
-                _ => {
-                    return Err(invalid(
+            PyHandState::dealt(py, dealer, rules, scores_before, |dealer, rules, scores| {
+                match (seed.filter(|s| !s.is_none()), deal.filter(|d| !d.is_none())) {
+                    (Some(seed), None) => Ok(TableHand::from_seed(
+                        int_arg(seed, "seed", u64::MAX)?,
+                        dealer,
+                        rules,
+                        scores,
+                    )),
+                    (None, Some(deal)) => {
+                        let seats: Vec<Vec<crate::cards::Card>> = deal
+                            .try_iter()
+                            .map_err(|_| invalid(py, "a deal is four lists of nine cards (R2.4)"))?
+                            .map(|seat| cards_arg(&seat?))
+                            .collect::<PyResult<_>>()?;
+                        let deal = check_deal(&seats).map_err(|e| to_py_err(py, e))?;
+                        Ok(TableHand::from_deal(deal, dealer, rules, scores))
+                    }
+                    _ => Err(invalid(
                         py,
                         "give exactly one of seed= (an int) or deal= (four 9-card lists)",
-                    ))
+                    )),
                 }
-            };
-            Ok(PyHandState::wrap(py, hand, &rules_obj.unbind(), 0))
+            })
         }
         /// The dealer's seat, 0-3 (R2.2).
         #[getter]
