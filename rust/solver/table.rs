@@ -131,12 +131,16 @@ impl Table {
                 owners | (set & !zero) << 16
             };
             let held = (hands[0] | hands[1] | hands[2] | hands[3]) >> start;
+            let signatures: [u64; 16] = std::array::from_fn(|set| signature(set as u64));
             for set in 0..16u64 {
                 self.renumber[suit][set as usize] = if set & !held != 0 {
                     set as u8 // never live in this generation
                 } else {
                     (0..=set)
-                        .find(|&lower| lower & !held == 0 && signature(lower) == signature(set))
+                        .find(|&lower| {
+                            lower & !held == 0
+                                && signatures[lower as usize] == signatures[set as usize]
+                        })
                         .expect("a set has its own signature") as u8
                 };
             }
