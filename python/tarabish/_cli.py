@@ -216,6 +216,13 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:5.1f}%" if whole else "    -"
 
 
+def _per_hand(who: str, totals: Sequence[int], played: int) -> str:
+    """Each seat's or team's total (``who``: "seat" or "team") over ``played`` hands, a hand."""
+    return "  ".join(
+        f"{who} {i} {total / played if played else 0:5.1f}" for i, total in enumerate(totals)
+    )
+
+
 def format_summary(summary: Summary) -> str:
     """The readable summary printed by ``tarabish simulate``."""
     played = summary.played
@@ -237,24 +244,10 @@ def format_summary(summary: Summary) -> str:
         ),
         "calls     "
         + "  ".join(f"seat {s} {_percent(n, played)}" for s, n in enumerate(summary.calls_by_seat)),
-        "tricks    "
-        + "  ".join(
-            f"seat {s} {n / played if played else 0:5.1f}"
-            for s, n in enumerate(summary.trick_points_by_seat)
-        )
-        + "  (card points + last taken, a hand)",
-        "points    "
-        + "  ".join(
-            f"team {t} {p / played if played else 0:5.1f}"
-            for t, p in enumerate(summary.points_by_team)
-        )
-        + "  (R6.1, a hand)",
-        "score     "
-        + "  ".join(
-            f"team {t} {p / played if played else 0:5.1f}"
-            for t, p in enumerate(summary.score_by_team)
-        )
-        + "  (R6.2-R6.4, a hand)",
+        f"tricks    {_per_hand('seat', summary.trick_points_by_seat, played)}"
+        "  (card points + last taken, a hand)",
+        f"points    {_per_hand('team', summary.points_by_team, played)}  (R6.1, a hand)",
+        f"score     {_per_hand('team', summary.score_by_team, played)}  (R6.2-R6.4, a hand)",
         f"runs      scored in {_percent(summary.hands_with_runs, played)} of hands, "
         f"{summary.run_points / summary.hands_with_runs if summary.hands_with_runs else 0:.1f} "
         "points when scored",
