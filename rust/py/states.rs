@@ -23,6 +23,7 @@ use super::views::{
 };
 use crate::action_text::parse_action;
 use crate::deal::check_deal;
+use crate::error::Error;
 use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
 use crate::state::{Hand, NUM_ACTIONS};
@@ -166,6 +167,12 @@ trait SharedState {
     /// True if both states are equal, compared without holding two locks at once (`other` may
     /// be `self`).
     fn same_as(&self, other: &Self) -> bool;
+    /// Takes action `id` for `seat` (None: the seat to move), every rule checked; a refusal
+    /// changes nothing and comes back once the lock is released.
+    fn apply_id(&self, seat: Option<u8>, id: u8) -> Result<(), Error>;
+    /// What `events` shows the events after `since` from (docs/EVENTS.md): the events in order,
+    /// how many came before the first of them, and the hand of each hand index.
+    fn events_from(&self, since: u64) -> (Vec<Event>, u64, impl Fn(u32) -> TableHand);
 }
 
 /// The one `#[pymethods]` block of a state class (PyO3 allows one a class): the methods
@@ -189,6 +196,8 @@ macro_rules! state_pymethods {
             $(#[$view_json_doc:meta])* fn table_view_json;
             $(#[$to_json_doc:meta])* fn to_json;
             $(#[$from_json_doc:meta])* fn from_json;
+            $(#[$apply_doc:meta])* fn apply;
+            $(#[$events_doc:meta])* fn events;
             $($own:tt)*
         }
     ) => {
@@ -280,6 +289,33 @@ macro_rules! state_pymethods {
                 text: &Bound<'py, PyAny>,
             ) -> PyResult<Bound<'py, PyAny>> {
                 json_helper(py, $load)?.call1((text,))
+            }
+            $(#[$apply_doc])*
+            #[pyo3(signature = (action, seat=None))]
+            fn apply(
+                &self,
+                py: Python<'_>,
+                action: &Bound<'_, PyAny>,
+                seat: Option<&Bound<'_, PyAny>>,
+            ) -> PyResult<()> {
+                let (seat, id) = seat_and_id(action, seat)?;
+                // The error (a Python object) is built after the lock is released.
+                self.apply_id(seat, id).map_err(|e| to_py_err(py, e))
+            }
+            $(#[$events_doc])*
+            #[pyo3(
+                signature = (seat=None, since=None),
+                text_signature = "(self, seat=None, since=0)"
+            )]
+            fn events<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<&Bound<'py, PyAny>>,
+                since: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
+                let (events, skipped, hand_at) = self.events_from(since);
+                events_list(py, &events, skipped, seat, since, &hand_at)
             }
             fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
                 reduce_via_json(slf.as_any(), $dump, $load)
@@ -390,6 +426,18 @@ impl SharedState for PyHandState {
     fn same_as(&self, other: &Self) -> bool {
         self.table() == other.table()
     }
+
+    #[inline]
+    fn apply_id(&self, seat: Option<u8>, id: u8) -> Result<(), Error> {
+        self.hand.lock().apply(seat, id)
+    }
+
+    fn events_from(&self, _since: u64) -> (Vec<Event>, u64, impl Fn(u32) -> TableHand) {
+        let hand = self.table();
+        let mut events = Vec::new();
+        hand_events(&hand, self.index, &mut events);
+        (events, 0, move |_| hand)
+    }
 }
 
 state_pymethods! {
@@ -427,6 +475,14 @@ state_pymethods! {
         /// A state from `to_json`'s text, checked by replaying every action; bad text raises
         /// `InvalidInputError`.
         fn from_json;
+        /// Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
+        /// default the seat to move). Every rule is checked: a refused action raises
+        /// `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
+        /// and changes nothing.
+        fn apply;
+        /// The events `seat` is told (None: a spectator's public events), those after `since`, in
+        /// order (docs/EVENTS.md).
+        fn events;
         #[new]
         #[pyo3(signature = (dealer=None, *, seed=None, deal=None, rules=None, scores_before=None))]
         fn new<'py>(
@@ -533,22 +589,6 @@ state_pymethods! {
         fn result<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
             result(py, &self.table())
         }
-        /// Take an action: an `Action`, record text such as `"2 play JH"`, or an id (for `seat`,
-        /// default the seat to move). Every rule is checked: a refused action raises
-        /// `IllegalActionError` (naming the action, the rule and the state) or `InvalidInputError`,
-        /// and changes nothing.
-        #[pyo3(signature = (action, seat=None))]
-        fn apply(
-            &self,
-            py: Python<'_>,
-            action: &Bound<'_, PyAny>,
-            seat: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<()> {
-            let (seat, id) = seat_and_id(action, seat)?;
-            // The error (a Python object) is built after the lock is released.
-            let applied = self.hand.lock().apply(seat, id);
-            applied.map_err(|e| to_py_err(py, e))
-        }
         /// An independent copy (cheap: the core state is a plain value).
         fn clone(&self, py: Python<'_>) -> PyHandState {
             PyHandState::wrap(py, self.table(), &self.rules, self.index)
@@ -579,21 +619,6 @@ state_pymethods! {
         /// How many worlds `seat` cannot tell from this one (docs/SEARCH.md).
         fn count_worlds(&self, py: Python<'_>, seat: &Bound<'_, PyAny>) -> PyResult<u128> {
             search::count_worlds(self, py, seat)
-        }
-        /// The events `seat` is told (None: a spectator's public events), those after `since`, in
-        /// order (docs/EVENTS.md).
-        #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
-        fn events<'py>(
-            &self,
-            py: Python<'py>,
-            seat: Option<&Bound<'py, PyAny>>,
-            since: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyList>> {
-            let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
-            let hand = self.table();
-            let mut events = Vec::new();
-            hand_events(&hand, self.index, &mut events);
-            events_list(py, &events, 0, seat, since, &|_| hand)
         }
         fn __repr__(&self) -> String {
             format!("<HandState {}>", self.hand.lock().hand().describe())
@@ -677,6 +702,35 @@ impl SharedState for PyMatchState {
         let mine = self.game.lock().clone();
         mine == *other.game.lock()
     }
+
+    #[inline]
+    fn apply_id(&self, seat: Option<u8>, id: u8) -> Result<(), Error> {
+        let mut locked = self.game.lock();
+        let done = locked.game.apply_table(seat, id)?;
+        if let Some(done) = done {
+            let index = locked.history.len() as u32;
+            hand_events(&done, index, &mut locked.finished_events);
+            locked.history.push(done);
+        }
+        Ok(())
+    }
+
+    fn events_from(&self, since: u64) -> (Vec<Event>, u64, impl Fn(u32) -> TableHand) {
+        // Copied under the lock: the finished hands' events after `since`, and the match.
+        let (skipped, mut events, game) = {
+            let locked = self.game.lock();
+            let skipped = (since as usize).min(locked.finished_events.len());
+            let tail = locked.finished_events[skipped..].to_vec();
+            let game = MatchGame {
+                game: locked.game,
+                history: locked.history.clone(),
+                finished_events: Vec::new(),
+            };
+            (skipped, tail, game)
+        };
+        match_end_events(&game.game, &mut events);
+        (events, skipped as u64, move |index| game.hand_at(index))
+    }
 }
 
 state_pymethods! {
@@ -712,6 +766,13 @@ state_pymethods! {
         /// A match from `to_json`'s text, checked by replaying every action; bad text raises
         /// `InvalidInputError`.
         fn from_json;
+        /// Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
+        /// when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
+        /// and the next hand is dealt unless the match is won (R7.1).
+        fn apply;
+        /// The events `seat` is told across the whole match, those after `since`
+        /// (docs/EVENTS.md).
+        fn events;
         #[new]
         #[pyo3(signature = (*, seed, rules=None, first_dealer=None, scores=None))]
         fn new<'py>(
@@ -805,30 +866,6 @@ state_pymethods! {
         fn dealer(&self) -> u8 {
             self.game().hand().hand().dealer()
         }
-        /// Take an action in the current hand (as `HandState.apply`: checked, and nothing changes
-        /// when refused). When it ends the hand, the hand goes to `history`, its score to `scores`,
-        /// and the next hand is dealt unless the match is won (R7.1).
-        #[pyo3(signature = (action, seat=None))]
-        fn apply(
-            &self,
-            py: Python<'_>,
-            action: &Bound<'_, PyAny>,
-            seat: Option<&Bound<'_, PyAny>>,
-        ) -> PyResult<()> {
-            let (seat, id) = seat_and_id(action, seat)?;
-            let applied = {
-                let mut locked = self.game.lock();
-                let applied = locked.game.apply_table(seat, id);
-                if let Ok(Some(done)) = applied {
-                    let index = locked.history.len() as u32;
-                    hand_events(&done, index, &mut locked.finished_events);
-                    locked.history.push(done);
-                }
-                applied
-            };
-            // The error (a Python object) is built after the lock is released.
-            applied.map(drop).map_err(|e| to_py_err(py, e))
-        }
         /// An independent copy of the match, history included.
         fn clone(&self, py: Python<'_>) -> PyMatchState {
             let game = self.game.lock().clone();
@@ -836,33 +873,6 @@ state_pymethods! {
                 game: StateLock::new(game),
                 rules: self.rules.clone_ref(py),
             }
-        }
-        /// The events `seat` is told across the whole match, those after `since`
-        /// (docs/EVENTS.md).
-        #[pyo3(signature = (seat=None, since=None), text_signature = "(self, seat=None, since=0)")]
-        fn events<'py>(
-            &self,
-            py: Python<'py>,
-            seat: Option<&Bound<'py, PyAny>>,
-            since: Option<&Bound<'py, PyAny>>,
-        ) -> PyResult<Bound<'py, PyList>> {
-            let (seat, since) = (opt_seat(seat)?, since_arg(since)?);
-            // Copied under the lock: the finished hands' events after `since`, and the match.
-            let (skipped, mut events, game) = {
-                let locked = self.game.lock();
-                let skipped = (since as usize).min(locked.finished_events.len());
-                let tail = locked.finished_events[skipped..].to_vec();
-                let game = MatchGame {
-                    game: locked.game,
-                    history: locked.history.clone(),
-                    finished_events: Vec::new(),
-                };
-                (skipped, tail, game)
-            };
-            match_end_events(&game.game, &mut events);
-            events_list(py, &events, skipped as u64, seat, since, &|index| {
-                game.hand_at(index)
-            })
         }
         fn __repr__(&self) -> String {
             let game = self.game();
