@@ -35,7 +35,7 @@ const ALL: u64 = CardSet::DECK.0;
 /// (R5.2): a trump loses only to higher trumps; a card of the suit led to the higher cards of
 /// its suit and to every trump (a discard never wins, so a winner that is not trump is of the
 /// suit led).
-static BEATS: [[u64; 36]; 4] = beats_table();
+pub(crate) static BEATS: [[u64; 36]; 4] = beats_table();
 
 const fn beats_table() -> [[u64; 36]; 4] {
     let mut table = [[0u64; 36]; 4];
@@ -70,7 +70,7 @@ const fn beats_table() -> [[u64; 36]; 4] {
 }
 
 /// The cards of one suit's lane.
-const LANE: u64 = (1 << SUIT_CARDS) - 1;
+pub(crate) const LANE: u64 = (1 << SUIT_CARDS) - 1;
 
 /// Every bit when `condition` holds, else none.
 #[inline(always)]
@@ -86,6 +86,36 @@ fn first_of(a: u64, b: u64) -> u64 {
     } else {
         b
     }
+}
+
+/// R5.1 on card masks (see [`Rollout::legal`]): the cards of `hand` that may be played to a
+/// trick whose suit led is `led` (every card before the lead) and whose winner so far loses to
+/// `beats` ([`BEATS`]); `head` is what a follower must head the trick with when it can (trumps,
+/// every card under `head_plain`), `exempt` whether `partner_exempt` frees the seat (its
+/// partner wins the trick so far).
+#[inline(always)]
+pub(crate) fn legal_on_masks(
+    hand: u64,
+    led: u64,
+    beats: u64,
+    trump_mask: u64,
+    head: u64,
+    exempt: bool,
+    undertrump_optional: bool,
+) -> u64 {
+    let follow = hand & led;
+    let trumps = hand & trump_mask;
+    let cannot_beat = if undertrump_optional {
+        hand
+    } else {
+        first_of(trumps, hand)
+    };
+    let void = if exempt {
+        hand
+    } else {
+        first_of(trumps & beats, cannot_beat)
+    };
+    first_of(follow & beats & head, first_of(follow, void))
 }
 
 /// The play phase of one world, from the seat to move to the end of the hand.
@@ -218,23 +248,14 @@ impl Rollout {
     /// suit led stands for every card, so the hand.
     #[inline(always)]
     pub(crate) fn legal(&self) -> CardSet {
-        let hand = self.hands[self.to_move as usize];
-        let follow = hand & self.led;
-        let trumps = hand & self.trump_mask;
-        let partner_wins = self.rules.partner_exempt && self.partner_wins();
-        let cannot_beat = if self.rules.undertrump_optional {
-            hand
-        } else {
-            first_of(trumps, hand)
-        };
-        let void = if partner_wins {
-            hand
-        } else {
-            first_of(trumps & self.beats, cannot_beat)
-        };
-        CardSet(first_of(
-            follow & self.beats & self.head,
-            first_of(follow, void),
+        CardSet(legal_on_masks(
+            self.hands[self.to_move as usize],
+            self.led,
+            self.beats,
+            self.trump_mask,
+            self.head,
+            self.rules.partner_exempt && self.partner_wins(),
+            self.rules.undertrump_optional,
         ))
     }
 

@@ -19,8 +19,7 @@ pub use table::{Table, ENTRY_BYTES, TABLE_ENTRIES};
 
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
-use crate::rules::{card_points, TrickSoFar};
-use crate::seats::team_of;
+use crate::seats::{seat_after, team_of};
 use crate::state::{Hand, Phase};
 
 /// What a solve found, from the point of view of the seat to move.
@@ -198,26 +197,23 @@ pub fn position_of(hand: &Hand) -> Result<(Position, crate::cards::Suit), Error>
             hand.phase().name()
         )));
     };
+    // The trick start with the current trick's cards given back to their seats, then those
+    // cards played again in order.
     let trick_cards = hand.current_trick();
-    let hands = [0, 1, 2, 3].map(|s| hand.hand(s).0);
-    let hand_points: u32 = (0..4)
-        .map(|s| crate::rules::set_points(hand.hand(s), trump))
+    let mut hands = [0, 1, 2, 3].map(|s| hand.hand(s).0);
+    for (k, card) in trick_cards.iter().enumerate() {
+        hands[seat_after(leader, k) as usize] |= card.bit().0;
+    }
+    let hand_points: u32 = hands
+        .iter()
+        .map(|&cards| crate::rules::set_points(CardSet(cards), trump))
         .sum();
-    Ok((
-        Position {
-            hands,
-            trick: TrickSoFar::of(trick_cards, trump),
-            trick_cards: trick_cards.iter().fold(0, |set, c| set | c.bit().0),
-            trick_points: trick_cards
-                .iter()
-                .map(|&c| card_points(c, trump))
-                .sum::<u32>() as u8,
-            hand_points: hand_points as u8,
-            leader,
-            to_move: seat,
-        },
-        trump,
-    ))
+    let mut pos = Position::trick_start(hands, hand_points as u8, leader);
+    for card in trick_cards {
+        pos = pos.play(card.index(), trump).0;
+    }
+    debug_assert_eq!(pos.to_move, seat);
+    Ok((pos, trump))
 }
 
 thread_local! {

@@ -8,9 +8,9 @@
 
 use super::table::{Bounds, Table};
 use crate::cards::{Card, CardSet, Suit};
+use crate::rollout::{legal_on_masks, BEATS, LANE};
 use crate::rules::{
-    card_points, legal_plays, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
-    TRUMP_STRENGTH,
+    card_points, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH,
 };
 use crate::scoring;
 use crate::seats::{next_seat, partner, seat_after, team_of};
@@ -54,15 +54,24 @@ pub(super) fn zero_cards(trump: Suit) -> u64 {
         .fold(0, |all, lane| all | lane)
 }
 
-/// A play-phase position with every card known: what the search needs and nothing more.
+/// Every card (the suit led before the lead: a leader may play anything).
+const ALL_CARDS: u64 = CardSet::DECK.0;
+/// Cards in a trick.
+const TRICK_CARDS: u8 = 4;
+
+/// A play-phase position with every card known: what the search needs and nothing more. The
+/// current trick is kept as masks (as in rust/rollout.rs), so a play and R5.1's legal plays are
+/// a few mask operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     /// The cards each seat still holds (card-index bits).
     pub hands: [u64; 4],
-    /// The cards played so far to the current trick, as the rules see them.
-    pub trick: TrickSoFar,
-    /// The same cards as a set.
+    /// The cards played so far to the current trick.
     pub trick_cards: u64,
+    /// The cards of the suit led (every card before the lead).
+    pub led: u64,
+    /// The cards that would take the trick from its winner so far (R5.2; none before the lead).
+    pub beats: u64,
     /// Card points in the current trick.
     pub trick_points: u8,
     /// Card points still in the hands.
@@ -71,9 +80,63 @@ pub struct Position {
     pub leader: u8,
     /// The seat to play.
     pub to_move: u8,
+    /// The seat winning the current trick so far (R5.2; the leader before the lead).
+    pub winner: u8,
+    /// Cards played to the current trick.
+    pub trick_len: u8,
 }
 
 impl Position {
+    /// A trick start: `hands` held, `leader` to lead, `hand_points` card points in the hands.
+    pub fn trick_start(hands: [u64; 4], hand_points: u8, leader: u8) -> Position {
+        Position {
+            hands,
+            trick_cards: 0,
+            led: ALL_CARDS,
+            beats: 0,
+            trick_points: 0,
+            hand_points,
+            leader,
+            to_move: leader,
+            winner: leader,
+            trick_len: 0,
+        }
+    }
+
+    /// Plays `card` for the seat to move, `trump` being trump. Returns the next position and
+    /// the points team 0 won if the card completed a trick (the next position then starts a
+    /// trick; R5.2 the winner leads, R1.4 the last 10 with the ninth trick).
+    #[inline(always)]
+    pub fn play(&self, card: u8, trump: Suit) -> (Position, i32) {
+        let mut next = *self;
+        let bit = 1u64 << card;
+        let points = card_points(Card::from_index_unchecked(card), trump) as u8;
+        next.hands[self.to_move as usize] &= !bit;
+        next.hand_points -= points;
+        next.trick_points += points;
+        if self.trick_len == 0 {
+            next.led = LANE << (9 * (card / 9));
+        }
+        // R5.2: the lead wins so far, and so does a card that beats the winner.
+        if self.trick_len == 0 || self.beats & bit != 0 {
+            next.beats = BEATS[trump as usize][card as usize];
+            next.winner = self.to_move;
+        }
+        next.trick_len += 1;
+        if next.trick_len < TRICK_CARDS {
+            next.trick_cards |= bit;
+            next.to_move = next_seat(self.to_move);
+            return (next, 0);
+        }
+        let winner = next.winner;
+        let mut won = next.trick_points as i32;
+        if next.held() == 0 {
+            won += LAST_TRICK_BONUS;
+        }
+        let next = Position::trick_start(next.hands, next.hand_points, winner);
+        (next, if team_of(winner) == 0 { won } else { 0 })
+    }
+
     /// Every point not yet won: the hands, the current trick and the last 10 (R1.4).
     #[inline(always)]
     pub fn points_left(&self) -> i32 {
@@ -94,6 +157,11 @@ pub struct Search<'t> {
     rules: Rules,
     /// Zero-point cards of every suit (for equivalent-card merging).
     zero_cards: u64,
+    /// The trump suit's cards.
+    trump_mask: u64,
+    /// What a follower must head the trick with when it can (R5.1a): trumps, and every card
+    /// under `head_plain`.
+    head: u64,
     /// Positions searched, for benchmarks and tuning.
     pub nodes: u64,
     /// Null-window passes run.
@@ -123,6 +191,12 @@ impl<'t> Search<'t> {
             trump,
             rules,
             zero_cards: zero_cards(trump),
+            trump_mask: trump.mask().0,
+            head: if rules.head_plain {
+                ALL_CARDS
+            } else {
+                trump.mask().0
+            },
             nodes: 0,
             passes: 0,
             history: [[0; 36]; 4],
@@ -133,43 +207,26 @@ impl<'t> Search<'t> {
     /// The cards the seat to move may play (R5.1).
     #[inline(always)]
     pub fn legal(&self, pos: &Position) -> u64 {
-        legal_plays(
-            CardSet(pos.hands[pos.to_move as usize]),
-            &pos.trick,
-            self.trump,
-            &self.rules,
+        let hand = pos.hands[pos.to_move as usize];
+        if pos.trick_len == 0 {
+            return hand;
+        }
+        legal_on_masks(
+            hand,
+            pos.led,
+            pos.beats,
+            self.trump_mask,
+            self.head,
+            self.rules.partner_exempt && pos.winner == partner(pos.to_move),
+            self.rules.undertrump_optional,
         )
-        .0
     }
 
     /// Plays `card` for the seat to move. Returns the next position and the points team 0 won
     /// if the card completed a trick (the next position then starts a trick).
     #[inline(always)]
     pub fn play(&self, pos: &Position, card: u8) -> (Position, i32) {
-        let mut next = *pos;
-        let bit = 1u64 << card;
-        let points = card_points(Card::from_index_unchecked(card), self.trump) as u8;
-        next.hands[pos.to_move as usize] &= !bit;
-        next.hand_points -= points;
-        next.trick_points += points;
-        next.trick
-            .push(Card::from_index_unchecked(card), self.trump);
-        if next.trick.len() < 4 {
-            next.trick_cards |= bit;
-            next.to_move = next_seat(pos.to_move);
-            return (next, 0);
-        }
-        let winner = seat_after(pos.leader, next.trick.winner());
-        let mut won = next.trick_points as i32;
-        if next.held() == 0 {
-            won += LAST_TRICK_BONUS;
-        }
-        next.trick = TrickSoFar::EMPTY;
-        next.trick_cards = 0;
-        next.trick_points = 0;
-        next.leader = winner;
-        next.to_move = winner;
-        (next, if team_of(winner) == 0 { won } else { 0 })
+        pos.play(card, self.trump)
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
@@ -212,7 +269,7 @@ impl<'t> Search<'t> {
     /// inside (`alpha`, `beta`), otherwise a bound on the side it failed.
     pub fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        if !pos.trick.is_empty() {
+        if pos.trick_len != 0 {
             return self.best_move(pos, alpha, beta, NO_CARD).0;
         }
         let held = pos.held();
@@ -341,7 +398,7 @@ impl<'t> Search<'t> {
         let moves = self.ordered_moves(pos, hint);
         // Bounds on each move's value known from the table (the last card of a trick only).
         let mut known = [(i32::MIN, i32::MAX); MAX_MOVES];
-        if pos.trick.len() == 3 && pos.held().count_ones() > MIN_TABLE_CARDS {
+        if pos.trick_len == TRICK_CARDS - 1 && pos.held().count_ones() > MIN_TABLE_CARDS {
             if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves, &mut known) {
                 return cutoff;
             }
@@ -490,9 +547,8 @@ impl<'t> Search<'t> {
         }
         let live = pos.held() | pos.trick_cards;
         let partner = partner(pos.to_move);
-        let position_in_trick = pos.trick.len();
-        let partner_winning =
-            position_in_trick >= 2 && seat_after(pos.leader, pos.trick.winner()) == partner;
+        let position_in_trick = pos.trick_len as usize;
+        let partner_winning = position_in_trick >= 2 && pos.winner == partner;
         let killer = if position_in_trick == 0 || position_in_trick == KILLER_FOLLOWER {
             self.killers[pos.held().count_ones() as usize][pos.to_move as usize]
         } else {
@@ -524,9 +580,7 @@ impl<'t> Search<'t> {
                     -points
                 }
             } else {
-                let mut trick = pos.trick;
-                trick.push(c, self.trump);
-                let wins = trick.winner() == position_in_trick;
+                let wins = pos.beats & (1 << card) != 0;
                 if position_in_trick == 3 && (wins || partner_winning) {
                     100 + points
                 } else if wins {
