@@ -19,7 +19,7 @@ pub use table::{Table, ENTRY_BYTES, TABLE_ENTRIES};
 
 use crate::cards::{Card, CardSet};
 use crate::error::Error;
-use crate::seats::{seat_after, team_of};
+use crate::seats::team_of;
 use crate::state::{Hand, Phase};
 
 /// What a solve found, from the point of view of the seat to move.
@@ -87,6 +87,7 @@ impl Solver {
     /// variants.
     fn search_for(&mut self, hand: &Hand) -> Result<(Search<'_>, Position), Error> {
         let (pos, trump) = position_of(hand)?;
+        let hands = [0, 1, 2, 3].map(|seat| hand.hand(seat).0);
         let rules = *hand.rules();
         let config = (
             trump as u8,
@@ -99,8 +100,8 @@ impl Solver {
         let same_rules = self.config == Some(config);
         self.config = Some(config);
         self.table
-            .begin(&pos.hands, search::zero_cards(trump), same_rules);
-        Ok((Search::new(&mut self.table, trump, rules), pos))
+            .begin(&hands, search::zero_cards(trump), same_rules);
+        Ok((Search::new(&mut self.table, trump, rules, hands), pos))
     }
 
     /// The value alone (see [`Solution::value`]): one search, cheaper than [`Solver::solve`].
@@ -197,18 +198,15 @@ pub fn position_of(hand: &Hand) -> Result<(Position, crate::cards::Suit), Error>
             hand.phase().name()
         )));
     };
-    // The trick start with the current trick's cards given back to their seats, then those
-    // cards played again in order.
+    // The trick start with the current trick's cards given back, then those cards played
+    // again in order.
     let trick_cards = hand.current_trick();
-    let mut hands = [0, 1, 2, 3].map(|s| hand.hand(s).0);
-    for (k, card) in trick_cards.iter().enumerate() {
-        hands[seat_after(leader, k) as usize] |= card.bit().0;
-    }
-    let hand_points: u32 = hands
-        .iter()
-        .map(|&cards| crate::rules::set_points(CardSet(cards), trump))
-        .sum();
-    let mut pos = Position::trick_start(hands, hand_points as u8, leader);
+    let held = (0..4)
+        .map(|seat| hand.hand(seat))
+        .chain(trick_cards.iter().map(|card| card.bit()))
+        .fold(CardSet::EMPTY, |all, cards| all.union(cards));
+    let hand_points = crate::rules::set_points(held, trump);
+    let mut pos = Position::trick_start(held.0, hand_points as u8, leader);
     for card in trick_cards {
         pos = pos.play(card.index(), trump).0;
     }

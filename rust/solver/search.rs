@@ -61,11 +61,12 @@ const TRICK_CARDS: u8 = 4;
 
 /// A play-phase position with every card known: what the search needs and nothing more. The
 /// current trick is kept as masks (as in rust/rollout.rs), so a play and R5.1's legal plays are
-/// a few mask operations.
+/// a few mask operations. Cards never change hands, so the cards still held are one set and
+/// the search knows each card's seat ([`Search::new`]'s `owners`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
-    /// The cards each seat still holds (card-index bits).
-    pub hands: [u64; 4],
+    /// The cards still held by anyone (card-index bits).
+    pub held: u64,
     /// The cards played so far to the current trick.
     pub trick_cards: u64,
     /// The cards of the suit led (every card before the lead).
@@ -87,10 +88,10 @@ pub struct Position {
 }
 
 impl Position {
-    /// A trick start: `hands` held, `leader` to lead, `hand_points` card points in the hands.
-    pub fn trick_start(hands: [u64; 4], hand_points: u8, leader: u8) -> Position {
+    /// A trick start: `held` still held, `leader` to lead, `hand_points` card points in them.
+    pub fn trick_start(held: u64, hand_points: u8, leader: u8) -> Position {
         Position {
-            hands,
+            held,
             trick_cards: 0,
             led: ALL_CARDS,
             beats: 0,
@@ -111,7 +112,7 @@ impl Position {
         let mut next = *self;
         let bit = 1u64 << card;
         let points = card_points(Card::from_index_unchecked(card), trump) as u8;
-        next.hands[self.to_move as usize] &= !bit;
+        next.held &= !bit;
         next.hand_points -= points;
         next.trick_points += points;
         if self.trick_len == 0 {
@@ -130,10 +131,10 @@ impl Position {
         }
         let winner = next.winner;
         let mut won = next.trick_points as i32;
-        if next.held() == 0 {
+        if next.held == 0 {
             won += LAST_TRICK_BONUS;
         }
-        let next = Position::trick_start(next.hands, next.hand_points, winner);
+        let next = Position::trick_start(next.held, next.hand_points, winner);
         (next, if team_of(winner) == 0 { won } else { 0 })
     }
 
@@ -141,12 +142,6 @@ impl Position {
     #[inline(always)]
     pub fn points_left(&self) -> i32 {
         self.hand_points as i32 + self.trick_points as i32 + LAST_TRICK_BONUS
-    }
-
-    /// Every card still held.
-    #[inline(always)]
-    pub fn held(&self) -> u64 {
-        self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
     }
 }
 
@@ -159,6 +154,8 @@ pub struct Search<'t> {
     zero_cards: u64,
     /// The trump suit's cards.
     trump_mask: u64,
+    /// The cards each seat held when the search began (a superset of what it holds).
+    owners: [u64; 4],
     /// What a follower must head the trick with when it can (R5.1a): trumps, and every card
     /// under `head_plain`.
     head: u64,
@@ -185,13 +182,15 @@ struct Moves {
 
 impl<'t> Search<'t> {
     /// A search with trump `trump` under the play variants of `rules`, storing into `table`.
-    pub fn new(table: &'t mut Table, trump: Suit, rules: Rules) -> Search<'t> {
+    /// `owners` are the cards each seat holds (or held earlier in the same deal).
+    pub fn new(table: &'t mut Table, trump: Suit, rules: Rules, owners: [u64; 4]) -> Search<'t> {
         Search {
             table,
             trump,
             rules,
             zero_cards: zero_cards(trump),
             trump_mask: trump.mask().0,
+            owners,
             head: if rules.head_plain {
                 ALL_CARDS
             } else {
@@ -204,10 +203,16 @@ impl<'t> Search<'t> {
         }
     }
 
+    /// The cards `seat` still holds.
+    #[inline(always)]
+    fn hand(&self, pos: &Position, seat: u8) -> u64 {
+        pos.held & self.owners[seat as usize]
+    }
+
     /// The cards the seat to move may play (R5.1).
     #[inline(always)]
     pub fn legal(&self, pos: &Position) -> u64 {
-        let hand = pos.hands[pos.to_move as usize];
+        let hand = self.hand(pos, pos.to_move);
         if pos.trick_len == 0 {
             return hand;
         }
@@ -272,7 +277,7 @@ impl<'t> Search<'t> {
         if pos.trick_len != 0 {
             return self.best_move(pos, alpha, beta, NO_CARD).0;
         }
-        let held = pos.held();
+        let held = pos.held;
         let left = held.count_ones();
         if left <= 4 {
             return self.last_trick(pos);
@@ -340,15 +345,17 @@ impl<'t> Search<'t> {
     fn sure_bounds(&self, pos: &Position, total: i32) -> (i32, i32) {
         let lane = |cards: u64, suit: u32| ((cards >> (9 * suit)) & SUIT_LANE) as usize;
         let trump = self.trump as u32;
-        let team0 = TRUMP_BY_STRENGTH[lane(pos.hands[0] | pos.hands[2], trump)];
-        let team1 = TRUMP_BY_STRENGTH[lane(pos.hands[1] | pos.hands[3], trump)];
+        let team0 = TRUMP_BY_STRENGTH[lane(self.hand(pos, 0) | self.hand(pos, 2), trump)];
+        let team1 = TRUMP_BY_STRENGTH[lane(self.hand(pos, 1) | self.hand(pos, 3), trump)];
         let sure_trumps =
             |own: u16, other: u16| TRUMP_POINTS_BY_STRENGTH[above(own, other) as usize] as i32;
-        let leader = pos.leader as usize;
-        let opponents = [pos.hands[(leader + 1) & 3], pos.hands[(leader + 3) & 3]];
+        let opponents = [
+            self.hand(pos, next_seat(pos.leader)),
+            self.hand(pos, partner(next_seat(pos.leader))),
+        ];
         let mut cashed = 0;
         for suit in (0..4).filter(|&suit| suit != trump) {
-            let own = PLAIN_BY_STRENGTH[lane(pos.hands[leader], suit)];
+            let own = PLAIN_BY_STRENGTH[lane(self.hand(pos, pos.leader), suit)];
             let other = PLAIN_BY_STRENGTH[lane(opponents[0] | opponents[1], suit)];
             let mut masters = above(own, other);
             let safe = opponents
@@ -372,14 +379,14 @@ impl<'t> Search<'t> {
 
     /// The last trick (one card each, or none): no choice left.
     fn last_trick(&self, pos: &Position) -> i32 {
-        if pos.held() == 0 {
+        if pos.held == 0 {
             return 0;
         }
         let mut trick = TrickSoFar::EMPTY;
         for k in 0..4 {
             let seat = seat_after(pos.leader, k as usize);
             trick.push(
-                Card::from_index_unchecked(pos.hands[seat as usize].trailing_zeros() as u8),
+                Card::from_index_unchecked(self.hand(pos, seat).trailing_zeros() as u8),
                 self.trump,
             );
         }
@@ -398,7 +405,7 @@ impl<'t> Search<'t> {
         let moves = self.ordered_moves(pos, hint);
         // Bounds on each move's value known from the table (the last card of a trick only).
         let mut known = [(i32::MIN, i32::MAX); MAX_MOVES];
-        if pos.trick_len == TRICK_CARDS - 1 && pos.held().count_ones() > MIN_TABLE_CARDS {
+        if pos.trick_len == TRICK_CARDS - 1 && pos.held.count_ones() > MIN_TABLE_CARDS {
             if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves, &mut known) {
                 return cutoff;
             }
@@ -459,7 +466,7 @@ impl<'t> Search<'t> {
         let mut won = [0; MAX_MOVES];
         for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
             let (next, points) = self.play(pos, card);
-            let key = self.table.key(next.held(), next.leader);
+            let key = self.table.key(next.held, next.leader);
             self.table.prefetch(key);
             keys[k] = Some(key);
             won[k] = points;
@@ -500,7 +507,7 @@ impl<'t> Search<'t> {
     /// it the killer move.
     #[inline(always)]
     fn credit(&mut self, pos: &Position, card: u8) {
-        let left = pos.held().count_ones();
+        let left = pos.held.count_ones();
         self.history[pos.to_move as usize][card as usize] += left * left;
         self.killers[left as usize][pos.to_move as usize] = card;
     }
@@ -512,7 +519,7 @@ impl<'t> Search<'t> {
     /// points land in matters.
     #[inline(always)]
     pub fn distinct_moves(&self, pos: &Position, legal: u64) -> u64 {
-        let live = pos.held() | pos.trick_cards;
+        let live = pos.held | pos.trick_cards;
         let mut zero = legal & self.zero_cards;
         let mut keep = legal & !self.zero_cards;
         while zero != 0 {
@@ -545,12 +552,12 @@ impl<'t> Search<'t> {
             moves.len = 1;
             return moves;
         }
-        let live = pos.held() | pos.trick_cards;
+        let live = pos.held | pos.trick_cards;
         let partner = partner(pos.to_move);
         let position_in_trick = pos.trick_len as usize;
         let partner_winning = position_in_trick >= 2 && pos.winner == partner;
         let killer = if position_in_trick == 0 || position_in_trick == KILLER_FOLLOWER {
-            self.killers[pos.held().count_ones() as usize][pos.to_move as usize]
+            self.killers[pos.held.count_ones() as usize][pos.to_move as usize]
         } else {
             NO_CARD
         };
@@ -560,7 +567,7 @@ impl<'t> Search<'t> {
         } else {
             0
         };
-        let partner_masters = masters & pos.hands[partner as usize];
+        let partner_masters = masters & self.hand(pos, partner);
         while set != 0 {
             let card = set.trailing_zeros() as u8;
             set &= set - 1;
