@@ -20,7 +20,7 @@ use crate::rng::{derive, SplitMix64};
 use crate::rollout::Rollout;
 use crate::rules::{card_points, strength};
 use crate::state::{Hand, Phase};
-use crate::worlds::WorldSampler;
+use crate::worlds::{WorldSampler, MAX_TOGETHER};
 
 const NONE: u32 = u32::MAX;
 /// Iterations between two looks at the clock under a time budget.
@@ -282,16 +282,31 @@ impl IsmctsBot {
     pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
         // After trump every world is drawn straight into the search kernel; before it (the
         // auction searched) as a full state.
-        match Rollout::of(&sampler.sample(&mut SplitMix64::new(seed))) {
-            Some(template) => self.search_over(&|rng| sampler.sample_rollout(&template, rng), seed),
-            None => self.search_over(&|rng| sampler.sample(rng), seed),
+        let first = sampler.sample(&mut SplitMix64::new(seed));
+        match Rollout::of(&first) {
+            Some(template) => self.search_over(
+                &|rng, worlds| sampler.sample_rollouts(&template, rng, worlds),
+                template,
+                seed,
+            ),
+            None => self.search_over(
+                &|rng, worlds| {
+                    worlds
+                        .iter_mut()
+                        .for_each(|world| *world = sampler.sample(rng))
+                },
+                first,
+                seed,
+            ),
         }
     }
 
-    /// Root parallel search over the worlds `draw` makes.
-    fn search_over<W: World>(
+    /// Root parallel search over the worlds `draw` makes (filling a batch's worlds in turn;
+    /// `template` is any world of the view, to start the batch's array from).
+    fn search_over<W: World + Send>(
         &mut self,
-        draw: &(impl Fn(&mut SplitMix64) -> W + Sync),
+        draw: &(impl Fn(&mut SplitMix64, &mut [W]) + Sync),
+        template: W,
         seed: u64,
     ) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
@@ -305,6 +320,7 @@ impl IsmctsBot {
             vec![grow(
                 &mut self.trees[0],
                 draw,
+                template,
                 &params,
                 per_thread(0),
                 derive(seed, 0),
@@ -318,7 +334,14 @@ impl IsmctsBot {
                     .map(|(k, tree)| {
                         let iterations = per_thread(k);
                         scope.spawn(move || {
-                            grow(tree, draw, &params, iterations, derive(seed, k as u64))
+                            grow(
+                                tree,
+                                draw,
+                                template,
+                                &params,
+                                iterations,
+                                derive(seed, k as u64),
+                            )
                         })
                     })
                     .collect();
@@ -510,36 +533,39 @@ const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
 /// they are interleaved; the walks count their visits first, a virtual loss, so the walks of a
 /// batch spread out as sequential ones would).
 const BATCH: usize = 4;
+const _: () = assert!(BATCH <= MAX_TOGETHER);
 const _: () = assert!(CLOCK_EVERY as usize % BATCH == 0);
 
 /// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
 /// makes and returns its root children's visits by action id.
 fn grow<W: World>(
     tree: &mut Tree,
-    draw: &impl Fn(&mut SplitMix64) -> W,
+    draw: &impl Fn(&mut SplitMix64, &mut [W]),
+    template: W,
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
 ) -> [u64; 64] {
     if has_bmi2() {
         // SAFETY: BMI2 is present.
-        unsafe { grow_bmi2(tree, draw, params, iterations, seed) }
+        unsafe { grow_bmi2(tree, draw, template, params, iterations, seed) }
     } else {
         // SAFETY: the portable path has no requirement.
-        unsafe { grow_with::<false, W>(tree, draw, params, iterations, seed) }
+        unsafe { grow_with::<false, W>(tree, draw, template, params, iterations, seed) }
     }
 }
 
 #[target_feature(enable = "bmi1,bmi2,popcnt")]
 unsafe fn grow_bmi2<W: World>(
     tree: &mut Tree,
-    draw: &impl Fn(&mut SplitMix64) -> W,
+    draw: &impl Fn(&mut SplitMix64, &mut [W]),
+    template: W,
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
 ) -> [u64; 64] {
     // SAFETY: this function requires BMI2.
-    unsafe { grow_with::<true, W>(tree, draw, params, iterations, seed) }
+    unsafe { grow_with::<true, W>(tree, draw, template, params, iterations, seed) }
 }
 
 /// [`grow`] with the instruction set chosen by the caller: batches of up to [`BATCH`]
@@ -551,7 +577,8 @@ unsafe fn grow_bmi2<W: World>(
 #[inline(always)]
 unsafe fn grow_with<const BMI2: bool, W: World>(
     tree: &mut Tree,
-    draw: &impl Fn(&mut SplitMix64) -> W,
+    draw: &impl Fn(&mut SplitMix64, &mut [W]),
+    template: W,
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
@@ -562,6 +589,7 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
     let mut rng = SplitMix64::new(seed);
     let mut paths = [[0u32; MAX_DEPTH]; BATCH];
     let mut depths = [0usize; BATCH];
+    let mut worlds = [template; BATCH];
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
     let mut done = 0u32;
@@ -574,11 +602,7 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
         if size == 0 {
             break;
         }
-        let first = draw(&mut rng);
-        let mut worlds = [first; BATCH];
-        for world in &mut worlds[1..size] {
-            *world = draw(&mut rng);
-        }
+        draw(&mut rng, &mut worlds[..size]);
         for ((world, path), depth) in worlds[..size].iter_mut().zip(&mut paths).zip(&mut depths) {
             // SAFETY: the caller's guarantee.
             *depth = unsafe { walk::<BMI2, W>(tree, world, c, sqrt_ln, &mut rng, path) };

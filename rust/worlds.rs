@@ -408,59 +408,97 @@ impl WorldSampler {
     /// After trump: the cards each other seat was dealt in a uniformly drawn world.
     #[inline]
     fn draw_after_trump(&self, rng: &mut SplitMix64) -> [CardSet; 3] {
-        let mut x = self.root_draw.below(rng);
-        let mut state = self.root_state;
-        let mut hands = self.fixed;
-        for level in 0..4 {
-            let (first, last) = self.move_range[level * STATES + state];
-            let mut start = 0u64;
-            for step in &self.moves[first as usize..last as usize] {
-                if x >= step.end {
-                    start = step.end;
-                    continue;
-                }
-                x -= start;
-                let way = &self.ways[step.first_way as usize + (x / step.per_way) as usize];
-                x %= step.per_way;
-                for j in 0..3 {
-                    hands[j] = hands[j].union(way[j]);
-                }
-                state = step.next as usize;
-                break;
-            }
-        }
-        hands
+        let mut hands = [[CardSet::EMPTY; 3]];
+        self.decode_after_trump(&[self.root_draw.below(rng)], &mut hands);
+        hands[0]
     }
 
-    /// A uniformly drawn consistent world as the search kernel's state (docs/SEARCH.md
-    /// "Speed"): `template` is [`Rollout::of`] a world of this view ([`WorldSampler::sample`]),
-    /// and the result is `Rollout::of(&self.sample(rng))` for the same `rng`, without building
-    /// the [`Hand`]. Auto mode after trump only (table mode's worlds go through the `Hand`).
+    /// The worlds numbered `numbers` (each below the count), decoded suit by suit into
+    /// `hands` (mixed radix). Several numbers are decoded level by level together: each
+    /// world's chain of dependent table reads (often a cache miss) overlaps the others'
+    /// (docs/SEARCH.md "Speed").
+    #[inline(always)]
+    fn decode_after_trump(&self, numbers: &[u64], hands: &mut [[CardSet; 3]]) {
+        let mut xs = [0u64; MAX_TOGETHER];
+        let mut states = [self.root_state; MAX_TOGETHER];
+        let xs = &mut xs[..numbers.len()];
+        xs.copy_from_slice(numbers);
+        for hand in hands.iter_mut() {
+            *hand = self.fixed;
+        }
+        for level in 0..4 {
+            for ((x, state), hand) in xs.iter_mut().zip(&mut states).zip(hands.iter_mut()) {
+                let (first, last) = self.move_range[level * STATES + *state];
+                let mut start = 0u64;
+                for step in &self.moves[first as usize..last as usize] {
+                    if *x >= step.end {
+                        start = step.end;
+                        continue;
+                    }
+                    *x -= start;
+                    let way = &self.ways[step.first_way as usize + (*x / step.per_way) as usize];
+                    *x %= step.per_way;
+                    for j in 0..3 {
+                        hand[j] = hand[j].union(way[j]);
+                    }
+                    *state = step.next as usize;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Uniformly drawn consistent worlds as the search kernel's states, one for each of
+    /// `worlds` (at most [`MAX_TOGETHER`]; docs/SEARCH.md "Speed"): `template` is
+    /// [`Rollout::of`] a world of this view ([`WorldSampler::sample`]), and `worlds[i]` is
+    /// `Rollout::of(&self.sample(rng))` for the `i`-th of as many calls in turn on the same `rng`,
+    /// without building the [`Hand`]s; the worlds' numbers are drawn first, then decoded
+    /// together. Auto mode after trump only (table mode's worlds go through the `Hand`).
     #[inline]
-    pub(crate) fn sample_rollout(&self, template: &Rollout, rng: &mut SplitMix64) -> Rollout {
+    pub(crate) fn sample_rollouts(
+        &self,
+        template: &Rollout,
+        rng: &mut SplitMix64,
+        worlds: &mut [Rollout],
+    ) {
         let info = &self.info;
         if info.rules().declarations != Declarations::Auto {
-            return Rollout::of(&self.sample(rng)).unwrap_or(*template);
+            for world in worlds.iter_mut() {
+                *world = Rollout::of(&self.sample(rng)).unwrap_or(*template);
+            }
+            return;
         }
-        let hands = self.draw_after_trump(rng);
-        let mut dealt = [info.hand().union(info.played_by(info.seat())); 4];
-        let mut held = [info.hand(); 4];
-        for (j, &who) in self.others.iter().enumerate() {
-            dealt[who as usize] = hands[j];
-            held[who as usize] = hands[j].minus(info.played_by(who));
+        let mut numbers = [0u64; MAX_TOGETHER];
+        let numbers = &mut numbers[..worlds.len()];
+        for number in numbers.iter_mut() {
+            *number = self.root_draw.below(rng);
         }
+        let mut drawn = [[CardSet::EMPTY; 3]; MAX_TOGETHER];
+        let drawn = &mut drawn[..worlds.len()];
+        self.decode_after_trump(numbers, drawn);
         let trump = info.trump().unwrap_or(Suit::Clubs);
-        let declared = AutoDeclarations::of(&dealt, trump, info.rules());
-        let mut pending = [0u32; 2];
-        if let (Some((seat, points)), None) = (declared.runs, info.runs_scored()) {
-            pending[team_of(seat)] += points;
+        for (world, hands) in worlds.iter_mut().zip(drawn.iter()) {
+            let mut dealt = [info.hand().union(info.played_by(info.seat())); 4];
+            let mut held = [info.hand(); 4];
+            for (j, &who) in self.others.iter().enumerate() {
+                dealt[who as usize] = hands[j];
+                held[who as usize] = hands[j].minus(info.played_by(who));
+            }
+            let declared = AutoDeclarations::of(&dealt, trump, info.rules());
+            let mut pending = [0u32; 2];
+            if let (Some((seat, points)), None) = (declared.runs, info.runs_scored()) {
+                pending[team_of(seat)] += points;
+            }
+            if let (Some(seat), None) = (declared.bella, info.bella()) {
+                pending[team_of(seat)] += BELLA_POINTS;
+            }
+            *world = template.redealt(held, pending);
         }
-        if let (Some(seat), None) = (declared.bella, info.bella()) {
-            pending[team_of(seat)] += BELLA_POINTS;
-        }
-        template.redealt(held, pending)
     }
 }
+
+/// The most worlds [`WorldSampler::sample_rollouts`] draws at once (the search's batch).
+pub(crate) const MAX_TOGETHER: usize = 8;
 
 /// The state after giving `bucket`'s counts from remaining capacities `r` with `flags`.
 #[inline]
@@ -607,7 +645,8 @@ mod tests {
 
     /// A world drawn straight into the search kernel is the kernel of the world `sample`
     /// draws from the same generator: the same cards held and the same runs and bella still to
-    /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`.
+    /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`;
+    /// a batch drawn together is the worlds drawn one after another.
     #[test]
     fn kernel_worlds_are_the_sampled_worlds() {
         let mut checked = 0;
@@ -625,9 +664,22 @@ mod tests {
                 continue;
             };
             for draw in 0..4 {
-                let kernel = sampler.sample_rollout(&template, &mut SplitMix64::new(draw));
+                let mut kernel = [template];
+                sampler.sample_rollouts(&template, &mut SplitMix64::new(draw), &mut kernel);
                 let world = sampler.sample(&mut SplitMix64::new(draw));
-                assert_eq!(Some(kernel), Rollout::of(&world), "seed {seed}");
+                assert_eq!(Some(kernel[0]), Rollout::of(&world), "seed {seed}");
+            }
+            // A batch is the same worlds as one draw after another from the same generator.
+            let size = 1 + seed as usize % MAX_TOGETHER;
+            let mut batch = [template; MAX_TOGETHER];
+            sampler.sample_rollouts(&template, &mut SplitMix64::new(seed), &mut batch[..size]);
+            let mut rng = SplitMix64::new(seed);
+            for kernel in &batch[..size] {
+                assert_eq!(
+                    Some(*kernel),
+                    Rollout::of(&sampler.sample(&mut rng)),
+                    "seed {seed}"
+                );
             }
             checked += 1;
         }
