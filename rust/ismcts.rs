@@ -520,6 +520,15 @@ fn sqrt_ln_table() -> &'static [f32] {
     })
 }
 
+/// [`sqrt_ln_of`] for the counts beyond the table: out of line and cold, so that the walk's
+/// loop over children keeps its values in registers instead of saving them around a call to
+/// `ln` at every child (docs/SEARCH.md "Speed").
+#[cold]
+#[inline(never)]
+fn sqrt_ln_beyond_table(n: u32) -> f32 {
+    sqrt_ln_of(n)
+}
+
 fn sqrt_ln_of(n: u32) -> f32 {
     (n.max(1) as f64).ln().sqrt() as f32
 }
@@ -670,7 +679,7 @@ unsafe fn walk<const BMI2: bool, W: World>(
                 n.available += available as u32;
                 let explore = match sqrt_ln.get(n.available as usize) {
                     Some(&value) => value,
-                    None => sqrt_ln_of(n.available),
+                    None => sqrt_ln_beyond_table(n.available),
                 };
                 let score = n.mean + c * explore * n.scale + UNAVAILABLE[available as usize];
                 if score > best_score {
