@@ -338,9 +338,10 @@ impl<'t> Search<'t> {
     ///   holds in it, one trick each, as long as no opponent can trump them: an opponent with
     ///   no trump never can, one with trump must follow suit (R5.1a) while it holds the suit,
     ///   so the leader's team is sure of the points of as many such cards as the shortest
-    ///   holding of that suit among the opponents with trump. Cashing one suit never makes an
-    ///   opponent with trump discard another suit, and opponents never trump, so the suits
-    ///   and the sure trumps add up.
+    ///   holding of that suit among the opponents with trump, and the partner if it has trump
+    ///   and `partner_exempt` is off (void, it would have to ruff and take the lead, R5.1b).
+    ///   Cashing one suit never makes an opponent with trump discard another suit, and no one
+    ///   trumps, so the suits and the sure trumps add up.
     #[inline(always)]
     fn sure_bounds(&self, pos: &Position, total: i32) -> (i32, i32) {
         let lane = |cards: u64, suit: u32| ((cards >> (9 * suit)) & SUIT_LANE) as usize;
@@ -353,12 +354,21 @@ impl<'t> Search<'t> {
             self.hand(pos, next_seat(pos.leader)),
             self.hand(pos, partner(next_seat(pos.leader))),
         ];
+        // R5.1b: a partner void in the suit led with trump must ruff its partner's master (unless
+        // `partner_exempt`): the ruff wins the trick but takes the lead, so the cashing is sure
+        // only while such a partner still follows suit, as for the opponents with trump.
+        let partner_hand = if self.rules.partner_exempt {
+            0
+        } else {
+            self.hand(pos, partner(pos.leader))
+        };
+        let must_follow = [opponents[0], opponents[1], partner_hand];
         let mut cashed = 0;
         for suit in (0..4).filter(|&suit| suit != trump) {
             let own = PLAIN_BY_STRENGTH[lane(self.hand(pos, pos.leader), suit)];
             let other = PLAIN_BY_STRENGTH[lane(opponents[0] | opponents[1], suit)];
             let mut masters = above(own, other);
-            let safe = opponents
+            let safe = must_follow
                 .iter()
                 .filter(|&&hand| lane(hand, trump) != 0)
                 .map(|&hand| lane(hand, suit).count_ones())

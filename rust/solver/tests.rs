@@ -184,3 +184,35 @@ fn not_in_play_is_an_error() {
     let error = solve(&hand).unwrap_err();
     assert!(error.to_string().contains("R5"), "{error}");
 }
+
+/// R5.1b: the leader's spade masters are not all sure tricks when its partner, void in spades
+/// and holding trump, must ruff the first and take the lead (the last trick then goes to the
+/// ace of hearts). Seat 2 (KD KS AS) leads, diamonds trump; seat 0 holds 7D 8D 9H, seat 1 QC
+/// 8H AH, seat 3 7C JC 6H. The quick bound once counted both spades (found by
+/// tests/test_solver.py's hypothesis search).
+#[test]
+fn a_partner_forced_to_ruff_stops_the_cashing() {
+    let rules = Rules {
+        head_plain: true,
+        undertrump_optional: true,
+        ..Rules::default()
+    };
+    let mut hand = Hand::from_seed(3032689916156889961, 1, rules, [0, 0]);
+    let actions = [
+        37, 33, 30, 32, 28, 13, 17, 14, 12, 29, 23, 31, 9, 7, 2, 4, 3, 22, 19, 24, 25, 0, 15, 8, 27,
+    ];
+    for action in actions {
+        hand.apply(action).unwrap();
+    }
+    let solution = Solver::new().solve(&hand).unwrap();
+    for card in solution.legal.iter() {
+        let mut next = hand;
+        next.play_unchecked(card);
+        let won = team0_taken(&next) - team0_taken(&hand);
+        assert_eq!(
+            solution.value_of(card),
+            won + minimax_team0(&next),
+            "{card}"
+        );
+    }
+}
