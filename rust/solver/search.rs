@@ -334,8 +334,8 @@ impl<'t> Search<'t> {
     /// - a trump stronger than every trump the other team holds wins its trick for its team
     ///   whenever it is played (R5.2; only a partner's trump can beat it), so each team is sure
     ///   of those trumps' own points;
-    /// - the leader can cash the cards of a plain suit that beat every card the other team
-    ///   holds in it, one trick each, as long as no opponent can trump them: an opponent with
+    /// - the leader can cash the cards of a plain suit that beat every card the three others
+    ///   hold in it, one trick each, as long as no opponent can trump them: an opponent with
     ///   no trump never can, one with trump must follow suit (R5.1a) while it holds the suit,
     ///   so the leader's team is sure of the points of as many such cards as the shortest
     ///   holding of that suit among the opponents with trump, and the partner if it has trump
@@ -357,16 +357,20 @@ impl<'t> Search<'t> {
         // R5.1b: a partner void in the suit led with trump must ruff its partner's master (unless
         // `partner_exempt`): the ruff wins the trick but takes the lead, so the cashing is sure
         // only while such a partner still follows suit, as for the opponents with trump.
-        let partner_hand = if self.rules.partner_exempt {
+        let partner_hand = self.hand(pos, partner(pos.leader));
+        let partner_may_ruff = if self.rules.partner_exempt {
             0
         } else {
-            self.hand(pos, partner(pos.leader))
+            partner_hand
         };
-        let must_follow = [opponents[0], opponents[1], partner_hand];
+        let must_follow = [opponents[0], opponents[1], partner_may_ruff];
+        // The partner's cards count as the other team's: a stronger one would take the trick
+        // and the lead (it must follow suit, and under `head_plain` head the trick, R5.1a).
+        let others = opponents[0] | opponents[1] | partner_hand;
         let mut cashed = 0;
         for suit in (0..4).filter(|&suit| suit != trump) {
             let own = PLAIN_BY_STRENGTH[lane(self.hand(pos, pos.leader), suit)];
-            let other = PLAIN_BY_STRENGTH[lane(opponents[0] | opponents[1], suit)];
+            let other = PLAIN_BY_STRENGTH[lane(others, suit)];
             let mut masters = above(own, other);
             let safe = must_follow
                 .iter()
