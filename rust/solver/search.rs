@@ -9,11 +9,9 @@
 use super::table::{Bounds, Table};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rollout::{legal_on_masks, BEATS, LANE};
-use crate::rules::{
-    card_points, TrickSoFar, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH,
-};
+use crate::rules::{card_points, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH};
 use crate::scoring;
-use crate::seats::{next_seat, partner, seat_after, team_of};
+use crate::seats::{next_seat, partner, team_of};
 use crate::variants::Rules;
 
 /// R1.4: the winner of the ninth trick adds 10.
@@ -391,21 +389,21 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// The last trick (one card each, or none): no choice left.
+    /// The last trick (one card each, or none): no choice left. R5.2: the strongest trump
+    /// wins it, or with no trump the strongest card of the suit led (the leader's card's).
     fn last_trick(&self, pos: &Position) -> i32 {
         if pos.held == 0 {
             return 0;
         }
-        let mut trick = TrickSoFar::EMPTY;
-        for k in 0..4 {
-            let seat = seat_after(pos.leader, k as usize);
-            trick.push(
-                Card::from_index_unchecked(self.hand(pos, seat).trailing_zeros() as u8),
-                self.trump,
-            );
-        }
-        let winner = seat_after(pos.leader, trick.winner());
-        if team_of(winner) == 0 {
+        let trump = self.trump as u32;
+        let lane = |suit: u32| ((pos.held >> (9 * suit)) & SUIT_LANE) as usize;
+        let winning_card = if pos.held & self.trump_mask != 0 {
+            (STRONGEST_TRUMP[lane(trump)] as u64) << (9 * trump)
+        } else {
+            let led = self.hand(pos, pos.leader).trailing_zeros() / 9;
+            (STRONGEST_PLAIN[lane(led)] as u64) << (9 * led)
+        };
+        if winning_card & (self.owners[0] | self.owners[2]) != 0 {
             pos.points_left()
         } else {
             0
