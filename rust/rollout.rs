@@ -14,7 +14,7 @@
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
-use crate::rules::{card_points, PLAIN_STRENGTH, TRUMP_STRENGTH};
+use crate::rules::{card_points, legal_on_masks, BEATS};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{next_seat, partner, team_of};
 use crate::state::{Hand, Phase};
@@ -26,96 +26,13 @@ const HAND_PLAYS: u8 = 36;
 const HALF: u64 = u32::MAX as u64;
 /// Cards in a trick.
 const TRICK_CARDS: u8 = 4;
-/// Cards in a suit, and the width of a suit's lane of a card mask.
-const SUIT_CARDS: usize = 9;
 /// Every card.
 const ALL: u64 = CardSet::DECK.0;
-
-/// `BEATS[trump][card]`: the cards that take a trick from `card` when `card` wins it so far
-/// (R5.2): a trump loses only to higher trumps; a card of the suit led to the higher cards of
-/// its suit and to every trump (a discard never wins, so a winner that is not trump is of the
-/// suit led).
-pub(crate) static BEATS: [[u64; 36]; 4] = beats_table();
-
-const fn beats_table() -> [[u64; 36]; 4] {
-    let mut table = [[0u64; 36]; 4];
-    let mut trump = 0;
-    while trump < 4 {
-        let mut card = 0;
-        while card < 36 {
-            let (suit, rank) = (card / SUIT_CARDS, card % SUIT_CARDS);
-            let order = if suit == trump {
-                &TRUMP_STRENGTH
-            } else {
-                &PLAIN_STRENGTH
-            };
-            let mut beats = if suit == trump {
-                0
-            } else {
-                LANE << (SUIT_CARDS * trump)
-            };
-            let mut other = 0;
-            while other < SUIT_CARDS {
-                if order[other] > order[rank] {
-                    beats |= 1 << (SUIT_CARDS * suit + other);
-                }
-                other += 1;
-            }
-            table[trump][card] = beats;
-            card += 1;
-        }
-        trump += 1;
-    }
-    table
-}
-
-/// The cards of one suit's lane.
-pub(crate) const LANE: u64 = (1 << SUIT_CARDS) - 1;
 
 /// Every bit when `condition` holds, else none.
 #[inline(always)]
 fn if_else_mask(condition: bool) -> u64 {
     0u64.wrapping_sub(condition as u64)
-}
-
-/// `a` unless it is empty, else `b` (written for a conditional move).
-#[inline(always)]
-fn first_of(a: u64, b: u64) -> u64 {
-    if a != 0 {
-        a
-    } else {
-        b
-    }
-}
-
-/// R5.1 on card masks (see [`Rollout::legal`]): the cards of `hand` that may be played to a
-/// trick whose suit led is `led` (every card before the lead) and whose winner so far loses to
-/// `beats` ([`BEATS`]); `head` is what a follower must head the trick with when it can (trumps,
-/// every card under `head_plain`), `exempt` whether `partner_exempt` frees the seat (its
-/// partner wins the trick so far).
-#[inline(always)]
-pub(crate) fn legal_on_masks(
-    hand: u64,
-    led: u64,
-    beats: u64,
-    trump_mask: u64,
-    head: u64,
-    exempt: bool,
-    undertrump_optional: bool,
-) -> u64 {
-    let follow = hand & led;
-    let trumps = hand & trump_mask;
-    let cannot_beat = if undertrump_optional {
-        hand
-    } else {
-        first_of(trumps, hand)
-    };
-    let void = if exempt {
-        hand
-    } else {
-        first_of(trumps & beats, cannot_beat)
-    };
-    first_of(follow & beats & head, first_of(follow, void))
 }
 
 /// The play phase of one world, from the seat to move to the end of the hand.

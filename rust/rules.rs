@@ -37,6 +37,82 @@ const fn above_masks(strength: [u8; 9]) -> [u32; 9] {
 const ABOVE_TRUMP: [u32; 9] = above_masks(TRUMP_STRENGTH);
 const ABOVE_PLAIN: [u32; 9] = above_masks(PLAIN_STRENGTH);
 
+/// The cards of one suit's lane of a card mask.
+pub(crate) const LANE: u64 = 0x1ff;
+
+/// `BEATS[trump][card]`: the cards that take a trick from `card` when `card` wins it so far
+/// (R5.2): a trump loses only to higher trumps; a card of the suit led to the higher cards of
+/// its suit and to every trump (a discard never wins, so a winner that is not trump is of the
+/// suit led).
+pub(crate) static BEATS: [[u64; 36]; 4] = beats_table();
+
+const fn beats_table() -> [[u64; 36]; 4] {
+    let mut table = [[0u64; 36]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut card = 0;
+        while card < 36 {
+            let (suit, rank) = (card / 9, card % 9);
+            let (stronger, trumps) = if suit == trump {
+                (ABOVE_TRUMP[TRUMP_STRENGTH[rank] as usize], 0)
+            } else {
+                (
+                    ABOVE_PLAIN[PLAIN_STRENGTH[rank] as usize],
+                    LANE << (9 * trump),
+                )
+            };
+            table[trump][card] = (stronger as u64) << (9 * suit) | trumps;
+            card += 1;
+        }
+        trump += 1;
+    }
+    table
+}
+
+/// `a` unless it is empty, else `b` (written for a conditional move).
+#[inline(always)]
+fn first_of(a: u64, b: u64) -> u64 {
+    if a != 0 {
+        a
+    } else {
+        b
+    }
+}
+
+/// R5.1 on card masks, for the search kernels (rust/rollout.rs, the solver): the cards of
+/// `hand` that may be played to a trick whose suit led is `led` (every card before the lead)
+/// and whose winner so far loses to `beats` ([`BEATS`]); `head` is what a follower must head
+/// the trick with when it can (trumps, every card under `head_plain`), `exempt` whether
+/// `partner_exempt` frees the seat (its partner wins the trick so far). The first non-empty
+/// of: the cards of the suit led that head the trick, the cards of the suit led, then (void)
+/// the trumps that beat, the whole hand when nothing need be beaten under
+/// `undertrump_optional`, any trump, the whole hand (R5.1a-c). Equal to [`legal_plays`]
+/// (tested in rust/rollout.rs and rust/solver/tests.rs).
+#[inline(always)]
+pub(crate) fn legal_on_masks(
+    hand: u64,
+    led: u64,
+    beats: u64,
+    trump_mask: u64,
+    head: u64,
+    exempt: bool,
+    undertrump_optional: bool,
+) -> u64 {
+    let follow = hand & led;
+    let trumps = hand & trump_mask;
+    let cannot_beat = if undertrump_optional {
+        hand
+    } else {
+        first_of(trumps, hand)
+    };
+    let void = if exempt {
+        hand
+    } else {
+        first_of(trumps & beats, cannot_beat)
+    };
+    first_of(follow & beats & head, first_of(follow, void))
+}
+
 /// `table[trump][card]`: a per-rank value in the trump order for trump cards, the plain order
 /// otherwise, so the hot path does one lookup and no branch.
 const fn by_trump(trump_values: [u8; 9], plain_values: [u8; 9]) -> [[u8; 36]; 4] {

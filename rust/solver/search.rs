@@ -8,8 +8,10 @@
 
 use super::table::{Bounds, Table};
 use crate::cards::{Card, CardSet, Suit};
-use crate::rollout::{legal_on_masks, BEATS, LANE};
-use crate::rules::{card_points, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS, TRUMP_STRENGTH};
+use crate::rules::{
+    card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
+    TRUMP_STRENGTH,
+};
 use crate::scoring;
 use crate::seats::{next_seat, partner, team_of};
 use crate::variants::Rules;
@@ -35,7 +37,6 @@ const GALLOP: i32 = 2;
 /// suit. They are the weakest of their suit in trick order too (R1.2), weakest first.
 const ZERO_TRUMP_LANE: u64 = 0b111;
 const ZERO_PLAIN_LANE: u64 = 0b1111;
-const SUIT_LANE: u64 = 0x1ff;
 
 /// The zero-point cards (R1.3) of every suit when `trump` is trump.
 pub(super) fn zero_cards(trump: Suit) -> u64 {
@@ -342,7 +343,7 @@ impl<'t> Search<'t> {
     ///   trumps, so the suits and the sure trumps add up.
     #[inline(always)]
     fn sure_bounds(&self, pos: &Position, total: i32) -> (i32, i32) {
-        let lane = |cards: u64, suit: u32| ((cards >> (9 * suit)) & SUIT_LANE) as usize;
+        let lane = |cards: u64, suit: u32| ((cards >> (9 * suit)) & LANE) as usize;
         let trump = self.trump as u32;
         let team0 = TRUMP_BY_STRENGTH[lane(self.hand(pos, 0) | self.hand(pos, 2), trump)];
         let team1 = TRUMP_BY_STRENGTH[lane(self.hand(pos, 1) | self.hand(pos, 3), trump)];
@@ -396,7 +397,7 @@ impl<'t> Search<'t> {
             return 0;
         }
         let trump = self.trump as u32;
-        let lane = |suit: u32| ((pos.held >> (9 * suit)) & SUIT_LANE) as usize;
+        let lane = |suit: u32| ((pos.held >> (9 * suit)) & LANE) as usize;
         let winning_card = if pos.held & self.trump_mask != 0 {
             (STRONGEST_TRUMP[lane(trump)] as u64) << (9 * trump)
         } else {
@@ -504,7 +505,7 @@ impl<'t> Search<'t> {
     fn masters(&self, live: u64) -> u64 {
         (0..4)
             .map(|suit| {
-                let lane = ((live >> (9 * suit)) & SUIT_LANE) as usize;
+                let lane = ((live >> (9 * suit)) & LANE) as usize;
                 let strongest = if suit == self.trump as u32 {
                     STRONGEST_TRUMP[lane]
                 } else {
@@ -538,7 +539,7 @@ impl<'t> Search<'t> {
             let card = zero.trailing_zeros();
             zero &= zero - 1;
             let lane_start = card - card % 9;
-            let below = live & ((1u64 << card) - 1) & (SUIT_LANE << lane_start);
+            let below = live & ((1u64 << card) - 1) & (LANE << lane_start);
             let lower_equal = below != 0 && legal & (1u64 << (63 - below.leading_zeros())) != 0;
             if !lower_equal {
                 keep |= 1u64 << card;
@@ -593,7 +594,7 @@ impl<'t> Search<'t> {
                 // Lead a card no one can beat in its suit for its points; else a cheap one.
                 if masters & (1 << card) != 0 {
                     100 + points
-                } else if partner_masters & (SUIT_LANE << (9 * c.suit() as u32)) != 0 {
+                } else if partner_masters & (LANE << (9 * c.suit() as u32)) != 0 {
                     80 - points
                 } else {
                     -points
