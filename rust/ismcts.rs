@@ -8,7 +8,7 @@
 //! "Speed"). Root parallelism: each thread grows its own tree from its own seed and the root
 //! visit counts are summed, so a decision depends only on the seed and the thread count.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::bits::{has_bmi2, select, select_with};
@@ -258,14 +258,55 @@ impl Tree {
             block = self.next_block[block as usize];
         }
     }
+
+    /// The bytes the tree's vectors hold.
+    fn capacity_bytes(&self) -> usize {
+        self.blocks.capacity() * size_of::<Block>()
+            + self.nodes.capacity() * size_of::<Node>()
+            + self.next_block.capacity() * size_of::<u32>()
+    }
+}
+
+/// Trees that dropped bots left for the next ones: `tb.bot_action` builds a bot a call, and a
+/// tree grown from empty vectors copies them at every doubling and touches fresh pages (5% of
+/// a 20,000-iteration decision, docs/SEARCH.md "Session 7"). At most [`SPARE_TREES`] trees of
+/// at most [`SPARE_TREE_BYTES`] each are kept, so the memory held between decisions is bounded
+/// (64 MiB); a larger tree is freed.
+static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
+/// How many trees [`SPARE`] keeps (two bots of two threads).
+const SPARE_TREES: usize = 4;
+/// The largest tree [`SPARE`] keeps (about 500,000 iterations' worth).
+const SPARE_TREE_BYTES: usize = 16 << 20;
+
+impl Tree {
+    /// A spare tree if one is left, else a new one.
+    fn spare_or_new() -> Tree {
+        SPARE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default()
+    }
 }
 
 /// The ISMCTS bot.
 #[derive(Clone, Debug, Default)]
 pub struct IsmctsBot {
     params: IsmctsParams,
-    /// One tree a thread, kept between decisions to reuse its memory.
+    /// One tree a thread, taken when the bot first searches and kept between its decisions to
+    /// reuse their memory; left in [`SPARE`] when it is dropped.
     trees: Vec<Tree>,
+}
+
+impl Drop for IsmctsBot {
+    fn drop(&mut self) {
+        let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
+        for tree in self.trees.drain(..) {
+            if spare.len() < SPARE_TREES && tree.capacity_bytes() <= SPARE_TREE_BYTES {
+                spare.push(tree);
+            }
+        }
+    }
 }
 
 impl IsmctsBot {
@@ -273,13 +314,15 @@ impl IsmctsBot {
     pub fn new(params: IsmctsParams) -> IsmctsBot {
         IsmctsBot {
             params,
-            trees: vec![Tree::default(); params.threads as usize],
+            trees: Vec::new(),
         }
     }
 
     /// Runs the search over `sampler`'s worlds and returns each legal action's root visits
     /// (summed over threads), by action id.
     pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
+        let threads = self.params.threads.max(1) as usize;
+        self.trees.resize_with(threads, Tree::spare_or_new);
         // After trump every world is drawn straight into the search kernel; before it (the
         // auction searched) as a full state.
         let first = sampler.sample(&mut SplitMix64::new(seed));
