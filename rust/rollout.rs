@@ -239,10 +239,13 @@ impl Rollout {
         unsafe { Rollout::finish_random_together::<BMI2>(std::slice::from_mut(self), rng) }
     }
 
-    /// Plays each of `worlds` to the end with uniformly random legal cards, one play of each in
-    /// turn: the worlds are independent, so the CPU overlaps their chains of dependent steps
-    /// (legal set, choice, play, next legal set) instead of waiting on one (docs/SEARCH.md
-    /// "Speed").
+    /// Plays each of `worlds` to the end with uniformly random legal cards, one card of each
+    /// world in turn: the worlds are independent, so the CPU overlaps their chains of dependent
+    /// steps (legal set, choice, play, next legal set) instead of waiting on one
+    /// (docs/SEARCH.md "Speed"). The tricks under way are finished first; then whole tricks go
+    /// one position at a time ([`Rollout::legal_at`], [`Rollout::play_at`]: each position's
+    /// code fixed at compile time, no test of the trick's length); the last trick (one card
+    /// each, R2.4) is played without drawing.
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
@@ -251,26 +254,146 @@ impl Rollout {
         worlds: &mut [Rollout],
         rng: &mut SplitMix64,
     ) {
-        loop {
-            let mut playing = false;
-            for world in worlds.iter_mut() {
-                if world.is_over() {
-                    continue;
-                }
-                playing = true;
-                let cards = world.legal().bits();
-                // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by
-                // less than 2^-29.
-                let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+        for _ in 1..TRICK_CARDS {
+            for world in worlds.iter_mut().filter(|world| world.trick_len != 0) {
                 // SAFETY: the caller's guarantee.
-                let index = unsafe { select_with::<BMI2>(cards, k) };
+                let index = unsafe { random_card::<BMI2>(world.legal().bits(), rng) };
                 world.play(Card::from_index_unchecked(index as u8));
             }
-            if !playing {
-                return;
+        }
+        loop {
+            // The worlds with a trick to play before the last, by position in `worlds`.
+            let mut playing = 0u32;
+            for (k, world) in worlds.iter().enumerate() {
+                playing |= ((world.plays_left > TRICK_CARDS) as u32) << k;
+            }
+            if playing == 0 {
+                break;
+            }
+            // SAFETY: the caller's guarantee.
+            unsafe {
+                Rollout::random_round::<BMI2, 0>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, 1>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, 2>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, 3>(worlds, playing, rng);
+            }
+        }
+        for world in worlds.iter_mut() {
+            if world.plays_left == TRICK_CARDS {
+                world.play_forced::<0>();
+                world.play_forced::<1>();
+                world.play_forced::<2>();
+                world.play_forced::<3>();
             }
         }
     }
+
+    /// One random card at trick position `POSITION` for each world whose bit is set in
+    /// `playing`.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2.
+    #[inline(always)]
+    unsafe fn random_round<const BMI2: bool, const POSITION: u8>(
+        worlds: &mut [Rollout],
+        playing: u32,
+        rng: &mut SplitMix64,
+    ) {
+        for (k, world) in worlds.iter_mut().enumerate() {
+            if playing & (1 << k) != 0 {
+                // SAFETY: the caller's guarantee.
+                let index = unsafe { random_card::<BMI2>(world.legal_at::<POSITION>(), rng) };
+                world.play_at::<POSITION>(index);
+            }
+        }
+    }
+
+    /// Plays the only card of the seat to move at trick position `POSITION` (the last trick:
+    /// one card each).
+    #[inline(always)]
+    fn play_forced<const POSITION: u8>(&mut self) {
+        let hand = self.hands[self.to_move as usize];
+        debug_assert_eq!(hand.count_ones(), 1);
+        self.play_at::<POSITION>(hand.trailing_zeros() as usize);
+    }
+
+    /// [`Rollout::legal`] when `POSITION` cards are in the trick, with what that fixes known
+    /// at compile time: the leader plays any card; the second card's partner plays the fourth,
+    /// so it cannot win the trick yet (R5.1 `partner_exempt` applies from the third card).
+    #[inline(always)]
+    pub(crate) fn legal_at<const POSITION: u8>(&self) -> u64 {
+        debug_assert_eq!(self.trick_len, POSITION);
+        let hand = self.hands[self.to_move as usize];
+        if POSITION == 0 {
+            return hand;
+        }
+        legal_on_masks(
+            hand,
+            self.led,
+            self.beats,
+            self.trump_mask,
+            self.head,
+            POSITION >= 2 && self.rules.partner_exempt && self.partner_wins(),
+            self.rules.undertrump_optional,
+        )
+    }
+
+    /// [`Rollout::play`] of the card with index `index` when `POSITION` cards are in the
+    /// trick: the lead sets the trick (R5.2: it wins so far), a follower takes it when it
+    /// beats the winner, the fourth card ends it (its winner takes the points and leads the
+    /// next; R1.4: the last trick adds the last).
+    #[inline(always)]
+    pub(crate) fn play_at<const POSITION: u8>(&mut self, index: usize) {
+        debug_assert_eq!(self.trick_len, POSITION);
+        debug_assert!(self.legal().bits() & (1 << index) != 0);
+        let card = Card::from_index_unchecked(index as u8);
+        self.hands[self.to_move as usize] &= !(1 << index);
+        let card_beats = BEATS[self.trump as usize][index];
+        let points = card_points(card, self.trump);
+        if POSITION == 0 {
+            self.beats = card_beats;
+            self.winner_seat = self.to_move;
+            self.led = card.suit().mask().0;
+            self.trick_points = points;
+        } else {
+            // Masks, not branches: whether a random card takes the trick cannot be predicted.
+            let wins = if_else_mask(self.beats & (1 << index) != 0);
+            self.beats = (card_beats & wins) | (self.beats & !wins);
+            let wins = wins as u8;
+            self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
+            self.trick_points += points;
+        }
+        self.plays_left -= 1;
+        self.to_move = next_seat(self.to_move);
+        if POSITION + 1 < TRICK_CARDS {
+            self.trick_len = POSITION + 1;
+            return;
+        }
+        let last = if self.plays_left == 0 {
+            LAST_TRICK_BONUS
+        } else {
+            0
+        };
+        self.points[team_of(self.winner_seat)] += self.trick_points + last;
+        self.trick_len = 0;
+        self.led = ALL;
+        self.beats = 0;
+        self.trick_points = 0;
+        self.to_move = self.winner_seat;
+    }
+}
+
+/// The index of a uniformly random card of `cards` (not empty), from one draw of `rng`.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn random_card<const BMI2: bool>(cards: u64, rng: &mut SplitMix64) -> usize {
+    // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by less than
+    // 2^-29.
+    let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+    // SAFETY: the caller's guarantee.
+    unsafe { select_with::<BMI2>(cards, k) as usize }
 }
 
 #[cfg(test)]
@@ -280,47 +403,160 @@ mod tests {
     use crate::bots::random_action;
     use crate::rng::derive;
 
+    /// Random hand `index` (every R5.1 variant on and off, `team_runs`, `half_bait_is_bait`)
+    /// stopped at a random point of its play, with the generator that made it; `None` when
+    /// the hand ended in the auction.
+    fn random_play_state(index: u64) -> Option<(Hand, SplitMix64)> {
+        let variant = index % 32;
+        let rules = Rules {
+            head_plain: variant & 1 != 0,
+            undertrump_optional: variant & 2 != 0,
+            partner_exempt: variant & 4 != 0,
+            team_runs: variant & 8 != 0,
+            half_bait_is_bait: variant & 16 != 0,
+            ..Rules::default()
+        };
+        let mut rng = SplitMix64::new(derive(11, index));
+        let mut hand = Hand::from_seed(rng.next_u64(), (index % 4) as u8, rules, [0, 0]);
+        while hand.phase() == Phase::Auction {
+            hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+        }
+        let start = rng.below(HAND_PLAYS as u32);
+        while hand.phase() == Phase::Play && hand.plays().len() < start as usize {
+            hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+        }
+        (hand.phase() == Phase::Play).then_some((hand, rng))
+    }
+
+    /// [`Rollout::legal_at`] at the trick's current length.
+    fn legal_at_now(kernel: &Rollout) -> u64 {
+        match kernel.trick_len {
+            0 => kernel.legal_at::<0>(),
+            1 => kernel.legal_at::<1>(),
+            2 => kernel.legal_at::<2>(),
+            _ => kernel.legal_at::<3>(),
+        }
+    }
+
+    /// [`Rollout::play_at`] at the trick's current length.
+    fn play_at_now(kernel: &mut Rollout, index: usize) {
+        match kernel.trick_len {
+            0 => kernel.play_at::<0>(index),
+            1 => kernel.play_at::<1>(index),
+            2 => kernel.play_at::<2>(index),
+            _ => kernel.play_at::<3>(index),
+        }
+    }
+
     /// Every R5.1 variant on and off, over random hands: at every play the kernel's legal
-    /// cards are the state's, and the same cards played to the end score what the state scores
-    /// (R6), from every position of the hand.
+    /// cards are the state's (also through the trick-position path, `legal_at`), the
+    /// trick-position play (`play_at`) leaves the kernel as `play` does, and the same cards
+    /// played to the end score what the state scores (R6), from every position of the hand.
     #[test]
     fn rollout_plays_and_scores_as_hand() {
         let mut checked = 0;
         for index in 0..800u64 {
-            let variant = index % 32;
-            let rules = Rules {
-                head_plain: variant & 1 != 0,
-                undertrump_optional: variant & 2 != 0,
-                partner_exempt: variant & 4 != 0,
-                team_runs: variant & 8 != 0,
-                half_bait_is_bait: variant & 16 != 0,
-                ..Rules::default()
+            let Some((mut hand, mut rng)) = random_play_state(index) else {
+                continue;
             };
-            let mut rng = SplitMix64::new(derive(11, index));
-            let mut hand = Hand::from_seed(rng.next_u64(), (index % 4) as u8, rules, [0, 0]);
-            while hand.phase() == Phase::Auction {
-                hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
-            }
-            // Start the kernel from a random point of the play.
-            let start = rng.below(HAND_PLAYS as u32);
-            while hand.phase() == Phase::Play && hand.plays().len() < start as usize {
-                hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
-            }
             let Some(mut kernel) = Rollout::of(&hand) else {
                 continue;
             };
             while hand.phase() == Phase::Play {
                 assert_eq!(kernel.legal(), hand.legal_cards(), "R5.1: {hand:?}");
+                assert_eq!(legal_at_now(&kernel), hand.legal_cards().bits(), "R5.1");
                 assert_eq!(Some(kernel.to_move()), hand.to_move());
                 let card = random_action(hand.legal_mask(), &mut rng);
                 hand.apply_unchecked(card);
+                let mut at = kernel;
+                play_at_now(&mut at, card as usize);
                 kernel.play(Card::from_index_unchecked(card));
+                assert_eq!(at, kernel, "R5.2: {hand:?}");
             }
             assert!(kernel.is_over());
             assert_eq!(kernel.score(), hand.score(), "R6: {hand:?}");
             checked += 1;
         }
         assert!(checked > 700);
+    }
+
+    /// What [`Rollout::finish_random_together`] does, through the general `legal` and `play`
+    /// (proven equal to [`Hand`] above): the tricks under way finished, one card of each world
+    /// in turn; then whole tricks, one card of each world with a trick before the last; then
+    /// the last trick's only cards, drawing nothing.
+    fn finish_as_specified(worlds: &mut [Rollout], rng: &mut SplitMix64) {
+        let random_play = |world: &mut Rollout, rng: &mut SplitMix64| {
+            let cards = world.legal().bits();
+            let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+            world.play(Card::from_index_unchecked(
+                crate::bits::select(cards, k) as u8
+            ));
+        };
+        for _ in 1..TRICK_CARDS {
+            for world in worlds.iter_mut().filter(|world| world.trick_len() != 0) {
+                random_play(world, rng);
+            }
+        }
+        loop {
+            let playing: Vec<bool> = worlds.iter().map(|w| w.plays_left > TRICK_CARDS).collect();
+            if !playing.contains(&true) {
+                break;
+            }
+            for _ in 0..TRICK_CARDS {
+                for (world, _) in worlds.iter_mut().zip(&playing).filter(|(_, &p)| p) {
+                    random_play(world, rng);
+                }
+            }
+        }
+        for world in worlds.iter_mut() {
+            while !world.is_over() {
+                assert_eq!(
+                    world.legal().len(),
+                    1,
+                    "R2.4: one card each in the last trick"
+                );
+                world.play(world.legal().iter().next().unwrap());
+            }
+        }
+    }
+
+    /// Batches of one to [`crate::worlds::MAX_TOGETHER`] worlds from random points of random
+    /// hands (tricks under way of every length, different tricks left) finish as specified,
+    /// on the BMI2 and the portable paths: every card legal (R5.1), every world over, the
+    /// same cards drawn.
+    #[test]
+    fn random_batches_finish_as_specified() {
+        let states: Vec<Rollout> = (0..1600)
+            .filter_map(|index| random_play_state(index).and_then(|(hand, _)| Rollout::of(&hand)))
+            .collect();
+        for (seed, batch) in states
+            .chunks(1 + 17 % crate::worlds::MAX_TOGETHER)
+            .enumerate()
+        {
+            let size = 1 + seed % batch.len();
+            let mut expected = batch[..size].to_vec();
+            finish_as_specified(&mut expected, &mut SplitMix64::new(seed as u64));
+            let mut portable = batch[..size].to_vec();
+            // SAFETY: the portable path has no requirement.
+            unsafe {
+                Rollout::finish_random_together::<false>(
+                    &mut portable,
+                    &mut SplitMix64::new(seed as u64),
+                )
+            };
+            assert_eq!(portable, expected, "batch {seed}");
+            if has_bmi2() {
+                let mut fast = batch[..size].to_vec();
+                // SAFETY: BMI2 is present.
+                unsafe {
+                    Rollout::finish_random_together::<true>(
+                        &mut fast,
+                        &mut SplitMix64::new(seed as u64),
+                    )
+                };
+                assert_eq!(fast, expected, "batch {seed}");
+            }
+        }
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs
