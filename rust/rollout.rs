@@ -102,7 +102,7 @@ impl Rollout {
             pending,
         };
         for &card in played {
-            rollout.add_to_trick(card);
+            rollout.add_to_trick(card, rollout.trick_len == 0);
         }
         debug_assert_eq!(Some(rollout.to_move), hand.to_move());
         Some(rollout)
@@ -176,12 +176,11 @@ impl Rollout {
         ))
     }
 
-    /// Adds `card`, played by the seat to move, to the trick (R5.2: it wins so far when the
-    /// trick is empty or it beats the winner) and passes the turn on.
+    /// Adds `card`, played by the seat to move, to the trick (R5.2: it wins so far when it
+    /// `leads` or beats the winner) and passes the turn on.
     #[inline(always)]
-    fn add_to_trick(&mut self, card: Card) {
+    fn add_to_trick(&mut self, card: Card, leads: bool) {
         let index = card.index() as usize;
-        let leads = self.trick_len == 0;
         // Masks, not branches: whether a random card takes the trick cannot be predicted.
         let wins = if_else_mask(leads || self.beats & (1 << index) != 0);
         self.beats = (BEATS[self.trump as usize][index] & wins) | (self.beats & !wins);
@@ -195,16 +194,10 @@ impl Rollout {
         self.to_move = next_seat(self.to_move);
     }
 
-    /// Plays a legal card of the seat to move (R5.2: the trick's winner takes its points and
-    /// leads the next; R1.4: the ninth trick's winner adds the last).
+    /// Ends a full trick (R5.2: its winner takes its points and leads the next; R1.4: the
+    /// ninth trick's winner adds the last).
     #[inline(always)]
-    pub(crate) fn play(&mut self, card: Card) {
-        debug_assert!(self.legal().contains(card));
-        self.hands[self.to_move as usize] &= !(1 << card.index());
-        self.add_to_trick(card);
-        if self.trick_len < TRICK_CARDS {
-            return;
-        }
+    fn end_trick(&mut self) {
         let last = if self.plays_left == 0 {
             LAST_TRICK_BONUS
         } else {
@@ -216,6 +209,17 @@ impl Rollout {
         self.beats = 0;
         self.trick_points = 0;
         self.to_move = self.winner_seat;
+    }
+
+    /// Plays a legal card of the seat to move.
+    #[inline(always)]
+    pub(crate) fn play(&mut self, card: Card) {
+        debug_assert!(self.legal().contains(card));
+        self.hands[self.to_move as usize] &= !(1 << card.index());
+        self.add_to_trick(card, self.trick_len == 0);
+        if self.trick_len == TRICK_CARDS {
+            self.end_trick();
+        }
     }
 
     /// What each team scores (R6.2-R6.4) once the hand is over: the points taken plus the runs
@@ -339,9 +343,8 @@ impl Rollout {
     }
 
     /// [`Rollout::play`] of the card with index `index` when `POSITION` cards are in the
-    /// trick: the lead sets the trick (R5.2: it wins so far), a follower takes it when it
-    /// beats the winner, the fourth card ends it (its winner takes the points and leads the
-    /// next; R1.4: the last trick adds the last).
+    /// trick, with what that fixes known at compile time: the lead sets the trick (R5.2: it
+    /// wins so far), a follower takes it when it beats the winner, the fourth card ends it.
     #[inline(always)]
     pub(crate) fn play_at<const POSITION: u8>(&mut self, index: usize) {
         debug_assert_eq!(self.trick_len, POSITION);
@@ -356,7 +359,7 @@ impl Rollout {
             self.led = card.suit().mask().0;
             self.trick_points = points;
         } else {
-            // Masks, not branches: whether a random card takes the trick cannot be predicted.
+            // Masks, not branches, as in `add_to_trick`.
             let wins = if_else_mask(self.beats & (1 << index) != 0);
             self.beats = (card_beats & wins) | (self.beats & !wins);
             let wins = wins as u8;
@@ -365,21 +368,10 @@ impl Rollout {
         }
         self.plays_left -= 1;
         self.to_move = next_seat(self.to_move);
-        if POSITION + 1 < TRICK_CARDS {
-            self.trick_len = POSITION + 1;
-            return;
+        self.trick_len = POSITION + 1;
+        if POSITION + 1 == TRICK_CARDS {
+            self.end_trick();
         }
-        let last = if self.plays_left == 0 {
-            LAST_TRICK_BONUS
-        } else {
-            0
-        };
-        self.points[team_of(self.winner_seat)] += self.trick_points + last;
-        self.trick_len = 0;
-        self.led = ALL;
-        self.beats = 0;
-        self.trick_points = 0;
-        self.to_move = self.winner_seat;
     }
 }
 
