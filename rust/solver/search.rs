@@ -248,7 +248,7 @@ impl<'t> Search<'t> {
         let mut bracketed = false;
         while lower < upper {
             self.passes += 1;
-            let g = self.search(pos, target - 1, target);
+            let g = self.search(pos, target);
             let up = g >= target;
             if up {
                 lower = g;
@@ -269,12 +269,15 @@ impl<'t> Search<'t> {
         lower
     }
 
-    /// Fail-soft alpha-beta: team 0's points still to win from `pos`, exact when strictly
-    /// inside (`alpha`, `beta`), otherwise a bound on the side it failed.
-    pub fn search(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+    /// Null-window fail-soft alpha-beta: whether team 0's points still to win from `pos`
+    /// reach `beta`. The result is a lower bound on the value when it is at least `beta`,
+    /// otherwise an upper bound. Every search is a null-window test (alpha is `beta - 1`
+    /// throughout: a table bound or a move's value never narrows such a window), so one bound
+    /// is enough.
+    pub fn search(&mut self, pos: &Position, beta: i32) -> i32 {
         self.nodes += 1;
         if pos.trick_len != 0 {
-            return self.best_move(pos, alpha, beta, NO_CARD).0;
+            return self.best_move(pos, beta, NO_CARD).0;
         }
         let held = pos.held;
         let left = held.count_ones();
@@ -282,7 +285,7 @@ impl<'t> Search<'t> {
             return self.last_trick(pos);
         }
         let total = pos.points_left();
-        if alpha >= total {
+        if beta > total {
             return total;
         }
         if beta <= 0 {
@@ -292,34 +295,26 @@ impl<'t> Search<'t> {
         if sure_lower >= beta {
             return sure_lower;
         }
-        if sure_upper <= alpha {
+        if sure_upper < beta {
             return sure_upper;
         }
-        if left < MIN_TABLE_CARDS {
-            return self.best_move(pos, alpha, beta, NO_CARD).0;
-        }
         let key = self.table.key(held, pos.leader);
-        let (mut lower, mut upper, hint) = match self.table.probe(key) {
+        let (lower, upper, hint) = match self.table.probe(key) {
             Some(b) => (b.lower as i32, b.upper as i32, b.best),
             None => (0, total, NO_CARD),
         };
         if lower >= beta || lower == upper {
             return lower;
         }
-        if upper <= alpha {
+        if upper < beta {
             return upper;
         }
-        let alpha = alpha.max(lower);
-        let beta = beta.min(upper);
-        let (value, best) = self.best_move(pos, alpha, beta, hint);
-        if value <= alpha {
-            upper = value;
-        } else if value >= beta {
-            lower = value;
+        let (value, best) = self.best_move(pos, beta, hint);
+        let (lower, upper) = if value >= beta {
+            (value, upper)
         } else {
-            lower = value;
-            upper = value;
-        }
+            (lower, value)
+        };
         let bounds = Bounds {
             lower: lower as u8,
             upper: upper as u8,
@@ -411,70 +406,69 @@ impl<'t> Search<'t> {
         }
     }
 
-    /// Tries the moves of the seat to move in order; returns the fail-soft value and the move
-    /// that reached it.
+    /// Tries the moves of the seat to move in order against the null window below `beta`;
+    /// returns the fail-soft value and the move that reached it.
     #[inline(always)]
-    fn best_move(&mut self, pos: &Position, mut alpha: i32, mut beta: i32, hint: u8) -> (i32, u8) {
+    fn best_move(&mut self, pos: &Position, beta: i32, hint: u8) -> (i32, u8) {
         let moves = self.ordered_moves(pos, hint);
-        // Bounds on each move's value known from the table (the last card of a trick only).
-        let mut known = [(i32::MIN, i32::MAX); MAX_MOVES];
-        if pos.trick_len == TRICK_CARDS - 1 && pos.held.count_ones() > MIN_TABLE_CARDS {
-            if let Some(cutoff) = self.transposition_cutoff(pos, alpha, beta, &moves, &mut known) {
-                return cutoff;
-            }
-        }
         let maximizing = team_of(pos.to_move) == 0;
-        let mut best = if maximizing { i32::MIN } else { i32::MAX };
-        let mut best_card = moves.cards[0];
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
-            // A move whose stored bound says it cannot improve on the window is not searched:
-            // the bound stands for its value (fail-soft).
-            let (lower, upper) = known[k];
-            let value = if maximizing && upper <= alpha {
-                upper
-            } else if !maximizing && lower >= beta {
-                lower
-            } else {
-                let (next, won) = self.play(pos, card);
-                won + self.search(&next, alpha - won, beta - won)
-            };
-            if maximizing {
-                if value > best {
-                    best = value;
-                    best_card = card;
-                    if value >= beta {
-                        self.credit(pos, card);
-                        break;
-                    }
-                    alpha = alpha.max(value);
-                }
-            } else if value < best {
-                best = value;
-                best_card = card;
-                if value <= alpha {
-                    self.credit(pos, card);
-                    break;
-                }
-                beta = beta.min(value);
+        if pos.trick_len == TRICK_CARDS - 1 && pos.held.count_ones() > MIN_TABLE_CARDS {
+            return self.last_card(pos, beta, &moves, maximizing);
+        }
+        let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
+        for &card in &moves.cards[..moves.len] {
+            let (next, won) = self.play(pos, card);
+            let value = won + self.search(&next, beta - won);
+            if self.improves(pos, beta, &mut best, card, value) {
+                break;
             }
         }
-        (best, best_card)
+        best
     }
 
-    /// Enhanced transposition cutoff at the last card of a trick, whose replies all lead to
-    /// trick starts: their table entries are fetched together, and a stored bound of one may
-    /// settle the node before anything is searched. Otherwise `known` gets the bounds on each
-    /// reply's value that the table holds. (The replies are played again when searched:
-    /// cheaper than keeping nine positions.)
+    /// Takes `value`, that of playing `card`, into the fail-soft `best` value and card of the
+    /// seat to move; true when it refutes the null window below `beta` (a cut-off, credited
+    /// to `card`).
     #[inline(always)]
-    fn transposition_cutoff(
-        &self,
+    fn improves(
+        &mut self,
         pos: &Position,
-        alpha: i32,
+        beta: i32,
+        best: &mut (i32, u8),
+        card: u8,
+        value: i32,
+    ) -> bool {
+        let maximizing = team_of(pos.to_move) == 0;
+        let better = if maximizing {
+            value > best.0
+        } else {
+            value < best.0
+        };
+        if !better {
+            return false;
+        }
+        *best = (value, card);
+        let cuts = (value >= beta) == maximizing;
+        if cuts {
+            self.credit(pos, card);
+        }
+        cuts
+    }
+
+    /// The last card of a trick, whose replies all lead to trick starts (enhanced transposition
+    /// cut-off): their table entries are fetched together, and a stored bound of one may
+    /// settle the node before anything is searched; otherwise a reply whose stored bound
+    /// cannot refute the window is not searched at all: its bound stands for its value
+    /// (fail-soft). (The replies are played again when searched: cheaper than keeping nine
+    /// positions.)
+    #[inline(always)]
+    fn last_card(
+        &mut self,
+        pos: &Position,
         beta: i32,
         moves: &Moves,
-        known: &mut [(i32, i32); MAX_MOVES],
-    ) -> Option<(i32, u8)> {
+        maximizing: bool,
+    ) -> (i32, u8) {
         let mut keys = [None; MAX_MOVES];
         let mut won = [0; MAX_MOVES];
         for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
@@ -484,20 +478,36 @@ impl<'t> Search<'t> {
             keys[k] = Some(key);
             won[k] = points;
         }
-        let maximizing = team_of(pos.to_move) == 0;
+        // The stored bound on each reply's value that could not refute the window: the one
+        // on the maximizer's upper side, the minimizer's lower side.
+        let mut known = [None; MAX_MOVES];
         for (k, key) in keys[..moves.len].iter().enumerate() {
             let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
                 continue;
             };
-            known[k] = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);
-            if maximizing && won[k] + bounds.lower as i32 >= beta {
-                return Some((won[k] + bounds.lower as i32, moves.cards[k]));
+            let (lower, upper) = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);
+            if maximizing && lower >= beta {
+                return (lower, moves.cards[k]);
             }
-            if !maximizing && won[k] + (bounds.upper as i32) <= alpha {
-                return Some((won[k] + bounds.upper as i32, moves.cards[k]));
+            if !maximizing && upper < beta {
+                return (upper, moves.cards[k]);
+            }
+            known[k] = Some(if maximizing { upper } else { lower });
+        }
+        let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
+        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+            let value = match known[k] {
+                Some(bound) if (bound >= beta) != maximizing => bound,
+                _ => {
+                    let (next, won) = self.play(pos, card);
+                    won + self.search(&next, beta - won)
+                }
+            };
+            if self.improves(pos, beta, &mut best, card, value) {
+                break;
             }
         }
-        None
+        best
     }
 
     /// The strongest card of every suit among `live` (R1.2 trick order).
