@@ -548,8 +548,7 @@ impl<'t> Search<'t> {
         while zero != 0 {
             let card = zero.trailing_zeros();
             zero &= zero - 1;
-            let lane_start = card - card % 9;
-            let below = live & ((1u64 << card) - 1) & (LANE << lane_start);
+            let below = live & BELOW_IN_SUIT[card as usize];
             let lower_equal = below != 0 && legal & (1u64 << (63 - below.leading_zeros())) != 0;
             if !lower_equal {
                 keep |= 1u64 << card;
@@ -649,6 +648,17 @@ fn above(own: u16, other: u16) -> u16 {
         own & !((2u16 << (15 - other.leading_zeros())) - 1)
     }
 }
+
+/// The cards of the same suit as a card and of lower rank (natural order), by card index.
+const BELOW_IN_SUIT: [u64; 36] = {
+    let mut table = [0u64; 36];
+    let mut card = 0;
+    while card < 36 {
+        table[card] = ((1u64 << card) - 1) & (LANE << (card - card % 9));
+        card += 1;
+    }
+    table
+};
 
 /// A trump lane (natural-rank bits) rewritten in strength order (bit = strength).
 const TRUMP_BY_STRENGTH: [u16; 512] = by_strength(TRUMP_STRENGTH, TRUMP_POINTS).0;
