@@ -410,11 +410,11 @@ impl<'t> Search<'t> {
     /// returns the fail-soft value and the move that reached it.
     #[inline(always)]
     fn best_move(&mut self, pos: &Position, beta: i32, hint: u8) -> (i32, u8) {
-        let moves = self.ordered_moves(pos, hint);
         let maximizing = team_of(pos.to_move) == 0;
         if pos.trick_len == TRICK_CARDS - 1 && pos.held.count_ones() > MIN_TABLE_CARDS {
-            return self.last_card(pos, beta, &moves, maximizing);
+            return self.last_card(pos, beta, maximizing);
         }
+        let moves = self.ordered_moves(pos, self.distinct_moves(pos, self.legal(pos)), hint);
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
         for &card in &moves.cards[..moves.len] {
             let (next, won) = self.play(pos, card);
@@ -457,45 +457,53 @@ impl<'t> Search<'t> {
 
     /// The last card of a trick, whose replies all lead to trick starts (enhanced transposition
     /// cut-off): their table entries are fetched together, and a stored bound of one may
-    /// settle the node before anything is searched; otherwise a reply whose stored bound
+    /// settle the node before the replies are ordered or searched; otherwise a reply whose stored bound
     /// cannot refute the window is not searched at all: its bound stands for its value
     /// (fail-soft). (The replies are played again when searched: cheaper than keeping nine
     /// positions.)
     #[inline(always)]
-    fn last_card(
-        &mut self,
-        pos: &Position,
-        beta: i32,
-        moves: &Moves,
-        maximizing: bool,
-    ) -> (i32, u8) {
+    fn last_card(&mut self, pos: &Position, beta: i32, maximizing: bool) -> (i32, u8) {
+        let replies = self.distinct_moves(pos, self.legal(pos));
+        // Each reply's key and points, in card order (the order does not matter until a
+        // reply has to be searched: a third of these nodes are settled here).
         let mut keys = [None; MAX_MOVES];
         let mut won = [0; MAX_MOVES];
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+        let mut cards = replies;
+        let mut count = 0;
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
             let (next, points) = self.play(pos, card);
             let key = self.table.key(next.held, next.leader);
             self.table.prefetch(key);
-            keys[k] = Some(key);
-            won[k] = points;
+            keys[count] = Some(key);
+            won[count] = points;
+            count += 1;
         }
         // The stored bound on each reply's value that could not refute the window: the one
         // on the maximizer's upper side, the minimizer's lower side.
         let mut known = [None; MAX_MOVES];
-        for (k, key) in keys[..moves.len].iter().enumerate() {
-            let Some(bounds) = key.and_then(|key| self.table.probe(key)) else {
+        let mut cards = replies;
+        for k in 0..count {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            let Some(bounds) = keys[k].and_then(|key| self.table.probe(key)) else {
                 continue;
             };
             let (lower, upper) = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);
             if maximizing && lower >= beta {
-                return (lower, moves.cards[k]);
+                return (lower, card);
             }
             if !maximizing && upper < beta {
-                return (upper, moves.cards[k]);
+                return (upper, card);
             }
             known[k] = Some(if maximizing { upper } else { lower });
         }
+        let moves = self.ordered_moves(pos, replies, NO_CARD);
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
-        for (k, &card) in moves.cards[..moves.len].iter().enumerate() {
+        for &card in &moves.cards[..moves.len] {
+            // The reply's place in card order.
+            let k = (replies & ((1u64 << card) - 1)).count_ones() as usize;
             let value = match known[k] {
                 Some(bound) if (bound >= beta) != maximizing => bound,
                 _ => {
@@ -557,17 +565,17 @@ impl<'t> Search<'t> {
         keep
     }
 
-    /// The distinct legal moves, most promising first: the killer move, the table's hint, then
+    /// The `distinct` legal moves, most promising first: the killer move, the table's hint, then
     /// by a score that favours winning the trick with points when one's side can, and shedding
     /// nothing of value when it cannot.
     #[inline(always)]
-    fn ordered_moves(&self, pos: &Position, hint: u8) -> Moves {
+    fn ordered_moves(&self, pos: &Position, distinct: u64, hint: u8) -> Moves {
         let mut moves = Moves {
             cards: [0; MAX_MOVES],
             len: 0,
         };
         let mut scores = [0i32; MAX_MOVES];
-        let mut set = self.distinct_moves(pos, self.legal(pos));
+        let mut set = distinct;
         if set & (set - 1) == 0 {
             // A forced move: nothing to order.
             moves.cards[0] = set.trailing_zeros() as u8;
