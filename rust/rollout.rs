@@ -14,9 +14,9 @@
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
-use crate::rules::{card_points, legal_on_masks, BEATS};
+use crate::rules::{beats_table, legal_on_masks, PLAIN_POINTS, TRUMP_POINTS};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
-use crate::seats::{next_seat, partner, team_of};
+use crate::seats::{next_seat, partner, team_of, SEATS};
 use crate::state::{Hand, Phase};
 use crate::variants::Rules;
 
@@ -28,6 +28,50 @@ const HALF: u64 = u32::MAX as u64;
 const TRICK_CARDS: u8 = 4;
 /// Every card.
 const ALL: u64 = CardSet::DECK.0;
+
+/// Bit indices of a card mask (a table indexed by any of them needs no bounds check).
+const MASK_BITS: usize = 64;
+
+/// What a play needs to know of a card under one trump: the cards that take the trick from it
+/// when it wins so far ([`crate::rules::BEATS`], R5.2), its suit's cards (the suit led when it
+/// leads) and its points (R1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct CardFacts {
+    beats: u64,
+    suit: u64,
+    points: u32,
+}
+
+/// [`CardFacts`] by trump and card index, [`MASK_BITS`] entries a trump (those past the deck
+/// unused): one lookup a play, no bounds check.
+static CARD_FACTS: [[CardFacts; MASK_BITS]; 4] = {
+    let beats = beats_table();
+    let unused = CardFacts {
+        beats: 0,
+        suit: 0,
+        points: 0,
+    };
+    let mut table = [[unused; MASK_BITS]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut card = 0;
+        while card < CardSet::DECK.0.count_ones() as usize {
+            let (suit, rank) = (card / 9, card % 9);
+            table[trump][card] = CardFacts {
+                beats: beats[trump][card],
+                suit: Suit::ALL[suit].mask().0,
+                points: if suit == trump {
+                    TRUMP_POINTS[rank]
+                } else {
+                    PLAIN_POINTS[rank]
+                } as u32,
+            };
+            card += 1;
+        }
+        trump += 1;
+    }
+    table
+};
 
 /// Every bit when `condition` holds, else none.
 #[inline(always)]
@@ -50,6 +94,8 @@ pub(crate) struct Rollout {
     head: u64,
     rules: Rules,
     trump: Suit,
+    /// [`CARD_FACTS`] under `trump`.
+    facts: &'static [CardFacts; MASK_BITS],
     to_move: u8,
     trick_len: u8,
     /// The seat winning the trick so far (the leader before the lead).
@@ -92,6 +138,7 @@ impl Rollout {
             },
             rules,
             trump,
+            facts: &CARD_FACTS[trump as usize],
             to_move: leader,
             trick_len: 0,
             winner_seat: leader,
@@ -181,14 +228,15 @@ impl Rollout {
     #[inline(always)]
     fn add_to_trick(&mut self, card: Card, leads: bool) {
         let index = card.index() as usize;
+        let facts = self.facts[index % MASK_BITS];
         // Masks, not branches: whether a random card takes the trick cannot be predicted.
         let wins = if_else_mask(leads || self.beats & (1 << index) != 0);
-        self.beats = (BEATS[self.trump as usize][index] & wins) | (self.beats & !wins);
+        self.beats = (facts.beats & wins) | (self.beats & !wins);
         let wins = wins as u8;
         self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
         let leads = if_else_mask(leads);
-        self.led = (card.suit().mask().0 & leads) | (self.led & !leads);
-        self.trick_points += card_points(card, self.trump);
+        self.led = (facts.suit & leads) | (self.led & !leads);
+        self.trick_points += facts.points;
         self.trick_len += 1;
         self.plays_left -= 1;
         self.to_move = next_seat(self.to_move);
@@ -327,7 +375,7 @@ impl Rollout {
     #[inline(always)]
     pub(crate) fn legal_at<const POSITION: u8>(&self) -> u64 {
         debug_assert_eq!(self.trick_len, POSITION);
-        let hand = self.hands[self.to_move as usize];
+        let hand = self.hands[(self.to_move % SEATS) as usize];
         if POSITION == 0 {
             return hand;
         }
@@ -349,22 +397,21 @@ impl Rollout {
     pub(crate) fn play_at<const POSITION: u8>(&mut self, index: usize) {
         debug_assert_eq!(self.trick_len, POSITION);
         debug_assert!(self.legal().bits() & (1 << index) != 0);
-        let card = Card::from_index_unchecked(index as u8);
-        self.hands[self.to_move as usize] &= !(1 << index);
-        let card_beats = BEATS[self.trump as usize][index];
-        let points = card_points(card, self.trump);
+        let index = index % MASK_BITS;
+        self.hands[(self.to_move % SEATS) as usize] &= !(1 << index);
+        let facts = self.facts[index];
         if POSITION == 0 {
-            self.beats = card_beats;
+            self.beats = facts.beats;
             self.winner_seat = self.to_move;
-            self.led = card.suit().mask().0;
-            self.trick_points = points;
+            self.led = facts.suit;
+            self.trick_points = facts.points;
         } else {
             // Masks, not branches, as in `add_to_trick`.
             let wins = if_else_mask(self.beats & (1 << index) != 0);
-            self.beats = (card_beats & wins) | (self.beats & !wins);
+            self.beats = (facts.beats & wins) | (self.beats & !wins);
             let wins = wins as u8;
             self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
-            self.trick_points += points;
+            self.trick_points += facts.points;
         }
         self.plays_left -= 1;
         self.to_move = next_seat(self.to_move);

@@ -46,7 +46,7 @@ pub(crate) const LANE: u64 = 0x1ff;
 /// suit led).
 pub(crate) static BEATS: [[u64; 36]; 4] = beats_table();
 
-const fn beats_table() -> [[u64; 36]; 4] {
+pub(crate) const fn beats_table() -> [[u64; 36]; 4] {
     let mut table = [[0u64; 36]; 4];
     let mut trump = 0;
     while trump < 4 {
