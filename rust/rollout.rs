@@ -341,7 +341,8 @@ impl Rollout {
     }
 
     /// One random card at trick position `POSITION` for each world whose bit is set in
-    /// `playing`.
+    /// `playing`: one draw for each pair of worlds (0 and 1, 2 and 3, ...), its low half for
+    /// the first, its high half for the second.
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2.
@@ -351,10 +352,16 @@ impl Rollout {
         playing: u32,
         rng: &mut SplitMix64,
     ) {
+        let mut draw = 0;
         for (k, world) in worlds.iter_mut().enumerate() {
+            draw = if k % 2 == 0 {
+                rng.next_u64()
+            } else {
+                draw >> 32
+            };
             if playing & (1 << k) != 0 {
                 // SAFETY: the caller's guarantee.
-                let index = unsafe { random_card::<BMI2>(world.legal_at::<POSITION>(), rng) };
+                let index = unsafe { choose::<BMI2>(world.legal_at::<POSITION>(), draw) };
                 world.play_at::<POSITION>(index);
             }
         }
@@ -428,9 +435,20 @@ impl Rollout {
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
 unsafe fn random_card<const BMI2: bool>(cards: u64, rng: &mut SplitMix64) -> usize {
+    // SAFETY: the caller's guarantee.
+    unsafe { choose::<BMI2>(cards, rng.next_u64()) }
+}
+
+/// The index of the card of `cards` (not empty) that the low 32 bits of `draw` choose,
+/// uniformly.
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn choose<const BMI2: bool>(cards: u64, draw: u64) -> usize {
     // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by less than
     // 2^-29.
-    let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+    let k = (((draw & HALF) * cards.count_ones() as u64) >> 32) as u32;
     // SAFETY: the caller's guarantee.
     unsafe { select_with::<BMI2>(cards, k) as usize }
 }
@@ -521,19 +539,19 @@ mod tests {
 
     /// What [`Rollout::finish_random_together`] does, through the general `legal` and `play`
     /// (proven equal to [`Hand`] above): the tricks under way finished, one card of each world
-    /// in turn; then whole tricks, one card of each world with a trick before the last; then
-    /// the last trick's only cards, drawing nothing.
+    /// in turn, a draw each; then whole tricks, one card of each world with a trick before the
+    /// last, a draw each pair of worlds; then the last trick's only cards, drawing nothing.
     fn finish_as_specified(worlds: &mut [Rollout], rng: &mut SplitMix64) {
-        let random_play = |world: &mut Rollout, rng: &mut SplitMix64| {
+        let play_drawn = |world: &mut Rollout, draw: u64| {
             let cards = world.legal().bits();
-            let k = (((rng.next_u64() & HALF) * cards.count_ones() as u64) >> 32) as u32;
+            let k = (((draw & HALF) * cards.count_ones() as u64) >> 32) as u32;
             world.play(Card::from_index_unchecked(
                 crate::bits::select(cards, k) as u8
             ));
         };
         for _ in 1..TRICK_CARDS {
             for world in worlds.iter_mut().filter(|world| world.trick_len() != 0) {
-                random_play(world, rng);
+                play_drawn(world, rng.next_u64());
             }
         }
         loop {
@@ -542,8 +560,18 @@ mod tests {
                 break;
             }
             for _ in 0..TRICK_CARDS {
-                for (world, _) in worlds.iter_mut().zip(&playing).filter(|(_, &p)| p) {
-                    random_play(world, rng);
+                let mut draw = 0;
+                for (k, world) in worlds.iter_mut().enumerate() {
+                    // One draw a pair of worlds: the low half for the first, the high for the
+                    // second.
+                    draw = if k % 2 == 0 {
+                        rng.next_u64()
+                    } else {
+                        draw >> 32
+                    };
+                    if playing[k] {
+                        play_drawn(world, draw);
+                    }
                 }
             }
         }
