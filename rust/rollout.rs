@@ -560,18 +560,12 @@ mod tests {
                 break;
             }
             for _ in 0..TRICK_CARDS {
-                let mut draw = 0;
-                for (k, world) in worlds.iter_mut().enumerate() {
-                    // One draw a pair of worlds: the low half for the first, the high for the
-                    // second.
-                    draw = if k % 2 == 0 {
-                        rng.next_u64()
-                    } else {
-                        draw >> 32
-                    };
-                    if playing[k] {
-                        play_drawn(world, draw);
-                    }
+                // One draw a pair of worlds: the low half for the first, the high for the second.
+                let draws: Vec<u64> = (0..worlds.len().div_ceil(2))
+                    .map(|_| rng.next_u64())
+                    .collect();
+                for (k, world) in worlds.iter_mut().enumerate().filter(|&(k, _)| playing[k]) {
+                    play_drawn(world, draws[k / 2] >> (32 * (k % 2)));
                 }
             }
         }
