@@ -77,9 +77,11 @@ pub struct Table {
     /// The cards each seat held at the generation's first position: every position of the
     /// generation has them where they were, or played.
     owners: [u64; 4],
-    /// Per suit, the low four bits of its lane (the live zero-point cards and, in trump, the
-    /// 9) rewritten to the lowest set of the same cards that has the same owners in order.
-    renumber: [[u8; 16]; 4],
+    /// Per pair of suits (clubs and diamonds, hearts and spades), the low four bits of both
+    /// lanes (the live zero-point cards and, in trump, the 9; the first suit's in the index's
+    /// low half) rewritten in place to the lowest set of the same cards that has the same
+    /// owners in order: one lookup renumbers two suits.
+    renumber: [[u64; 256]; 2],
 }
 
 impl Default for Table {
@@ -95,7 +97,7 @@ impl Table {
             buckets: vec![Bucket([0; BUCKET_ENTRIES]); 1 << BUCKET_BITS].into_boxed_slice(),
             generation: 0,
             owners: [0; 4],
-            renumber: [[0; 16]; 4],
+            renumber: [[0; 256]; 2],
         }
     }
 
@@ -115,7 +117,8 @@ impl Table {
             self.generation = 1;
         }
         self.owners = *hands;
-        for suit in 0..4 {
+        let mut renumber = [[0u8; 16]; 4];
+        for (suit, renumber) in renumber.iter_mut().enumerate() {
             let start = 9 * suit as u32;
             let zero = (zero_cards >> start) & 0xf;
             let owner_of =
@@ -133,7 +136,7 @@ impl Table {
             let held = (hands[0] | hands[1] | hands[2] | hands[3]) >> start;
             let signatures: [u64; 16] = std::array::from_fn(|set| signature(set as u64));
             for set in 0..16u64 {
-                self.renumber[suit][set as usize] = if set & !held != 0 {
+                renumber[set as usize] = if set & !held != 0 {
                     set as u8 // never live in this generation
                 } else {
                     (0..=set)
@@ -145,6 +148,21 @@ impl Table {
                 };
             }
         }
+        // Only the sets of cards held now are ever looked up: the others are left as they are.
+        let held = hands[0] | hands[1] | hands[2] | hands[3];
+        for (pair, table) in self.renumber.iter_mut().enumerate() {
+            let (low, high) = (2 * pair, 2 * pair + 1);
+            let held_pair = Table::low_pair(held, pair);
+            let mut set = 0;
+            loop {
+                table[set] = (renumber[low][set & 0xf] as u64) << (9 * low)
+                    | (renumber[high][set >> 4] as u64) << (9 * high);
+                set = set.wrapping_sub(held_pair) & held_pair; // the next subset
+                if set == 0 {
+                    break;
+                }
+            }
+        }
     }
 
     /// The key of the trick-start position where `held` are the cards still in hand and
@@ -153,12 +171,18 @@ impl Table {
     /// cards with the same owners in order, so that such positions share an entry.
     #[inline(always)]
     pub fn key(&self, held: u64, leader: u8) -> Key {
-        let mut key = held & !LOW_LANES;
-        for suit in 0..4 {
-            let start = 9 * suit as u32;
-            key |= (self.renumber[suit][((held >> start) & 0xf) as usize] as u64) << start;
-        }
+        let key = held & !LOW_LANES
+            | self.renumber[0][Table::low_pair(held, 0)]
+            | self.renumber[1][Table::low_pair(held, 1)];
         Key(key | (leader as u64) << LEADER_SHIFT)
+    }
+
+    /// The low four bits of suits `2 * pair` and `2 * pair + 1` of `cards`, side by side: the
+    /// index into `renumber[pair]`.
+    #[inline(always)]
+    fn low_pair(cards: u64, pair: usize) -> usize {
+        let start = 18 * pair as u32;
+        ((cards >> start) & 0xf | (cards >> (start + 9 - 4)) & 0xf0) as usize
     }
 
     /// The bucket index and the tag of `key` (a bijection of the key's 38 bits).
