@@ -22,9 +22,6 @@ pub const LAST_TRICK_BONUS: i32 = scoring::LAST_TRICK_BONUS as i32;
 const NO_CARD: u8 = 0xff;
 /// The most moves a seat can have (a full hand).
 const MAX_MOVES: usize = 9;
-/// The heuristic score dominates; history (scaled down) orders moves of equal score.
-const HISTORY_WEIGHT: i32 = 1 << 12;
-const HISTORY_SHIFT: u32 = 4;
 /// Positions with fewer cards left are searched again rather than stored: their subtrees cost
 /// less than the table's cache misses.
 const MIN_TABLE_CARDS: u32 = 5;
@@ -162,9 +159,6 @@ pub struct Search<'t> {
     pub nodes: u64,
     /// Null-window passes run.
     pub passes: u64,
-    /// History heuristic: how often (weighted by depth) each card of each seat refuted a
-    /// window; breaks ties in move ordering.
-    history: [[u32; 36]; 4],
     /// Killer moves: for each number of cards left and each seat, the last card that refuted a
     /// window there. Tried first at a lead and at the third seat, before the table's move: a
     /// refutation found in a sibling position is more often a refutation here than the best
@@ -197,7 +191,6 @@ impl<'t> Search<'t> {
             },
             nodes: 0,
             passes: 0,
-            history: [[0; 36]; 4],
             killers: [[NO_CARD; 4]; 37],
         }
     }
@@ -534,13 +527,10 @@ impl<'t> Search<'t> {
             .fold(0, |all, master| all | master)
     }
 
-    /// Credits `card` with a cutoff in the history table, more for bigger subtrees, and makes
-    /// it the killer move.
+    /// Makes `card`, which refuted a window, the killer move of its seat and cards left.
     #[inline(always)]
     fn credit(&mut self, pos: &Position, card: u8) {
-        let left = pos.held.count_ones();
-        self.history[pos.to_move as usize][card as usize] += left * left;
-        self.killers[left as usize][pos.to_move as usize] = card;
+        self.killers[pos.held.count_ones() as usize][pos.to_move as usize] = card;
     }
 
     /// The cards of `legal` that are not equivalent to a lower one: zero-point cards (R1.3) of
@@ -628,10 +618,7 @@ impl<'t> Search<'t> {
                     -points
                 }
             };
-            let score = score * HISTORY_WEIGHT
-                + (self.history[pos.to_move as usize][card as usize] >> HISTORY_SHIFT)
-                    .min(HISTORY_WEIGHT as u32 - 1) as i32;
-            // Insertion by score, best first.
+            // Insertion by score, best first (ties: the lower card first).
             let mut at = moves.len;
             while at > 0 && scores[at - 1] < score {
                 scores[at] = scores[at - 1];
