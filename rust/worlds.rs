@@ -272,7 +272,7 @@ impl WorldSampler {
 
     /// For every state the draw can reach, suit by suit from the root, the buckets it may
     /// take next with their cumulative weights (the decoding of [`Self::draw_after_trump`]
-    /// then scans only these, in bucket order: the same draw as scanning every bucket).
+    /// then scans only these, heaviest first).
     fn list_moves(&mut self) {
         self.moves.clear();
         self.move_range.clear();
@@ -289,8 +289,7 @@ impl WorldSampler {
             for state in (0..STATES).filter(|&state| reached[state]) {
                 let (r0, r1, flags) = state_parts(state);
                 let r = [r0, r1, self.left_after[level] as usize - r0 - r1];
-                let first = self.moves.len() as u32;
-                let mut end = 0u64;
+                let first = self.moves.len();
                 for bucket in &self.buckets[level] {
                     let Some(next) = step(r, flags, bucket) else {
                         continue;
@@ -299,16 +298,25 @@ impl WorldSampler {
                     if per_way == 0 {
                         continue;
                     }
-                    end += bucket.ways.len() as u64 * per_way;
                     next_reached[next] = true;
                     self.moves.push(Move {
-                        end,
+                        // The move's weight until the ends are summed below.
+                        end: bucket.ways.len() as u64 * per_way,
                         per_way,
                         first_way: bucket.first_way,
                         next: next as u32,
                     });
                 }
-                self.move_range[level * STATES + state] = (first, self.moves.len() as u32);
+                // The heaviest moves first, so that the decoding's scan stops early on
+                // average (docs/SEARCH.md "Speed"; any fixed order decodes uniformly).
+                let moves = &mut self.moves[first..];
+                moves.sort_by_key(|step| std::cmp::Reverse(step.end));
+                let mut end = 0u64;
+                for step in moves.iter_mut() {
+                    end += step.end;
+                    step.end = end;
+                }
+                self.move_range[level * STATES + state] = (first as u32, self.moves.len() as u32);
             }
             reached = next_reached;
         }
