@@ -134,15 +134,27 @@ impl Solver {
         let legal = search.legal(&pos);
         let distinct = search.distinct_moves(&pos, legal);
         let mut values = [0u8; 36];
+        // Each play's search starts from a guess (search::Search::value): the previous play's
+        // value (the next card of a suit usually does about as well), or at a new suit the best
+        // value so far (1,000 deals: 1.1 % fewer nodes than the previous play's value alone).
         let mut guess = points_left / 2;
+        let mut best_for_mover = None;
+        let mut previous_suit = None;
         let mut bits = distinct;
         while bits != 0 {
             let card = bits.trailing_zeros() as u8;
             bits &= bits - 1;
+            let suit = Card::from_index_unchecked(card).suit();
+            if previous_suit != Some(suit) {
+                guess = best_for_mover.map_or(guess, for_mover);
+            }
+            previous_suit = Some(suit);
             let (next, won) = search.play(&pos, card);
             let team0 = won + search.value(&next, guess - won);
             guess = team0;
-            values[card as usize] = for_mover(team0) as u8;
+            let value = for_mover(team0);
+            best_for_mover = Some(best_for_mover.map_or(value, |best: i32| best.max(value)));
+            values[card as usize] = value as u8;
         }
         // A merged card has the value of the lowest card of its group (search::distinct_moves).
         let mut merged = legal & !distinct;
