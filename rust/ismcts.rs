@@ -889,6 +889,24 @@ mod tests {
     use super::*;
     use crate::variants::Rules;
 
+    /// A bot takes its trees when it first searches, so a default bot searches too, and a bot
+    /// that takes the spare tree a dropped bot left decides as a fresh one would.
+    #[test]
+    fn a_default_bot_searches_and_spare_trees_change_nothing() {
+        let mut hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+        hand.apply(36).unwrap();
+        let sampler = WorldSampler::new(&InfoSet::new(&hand, hand.to_move().unwrap()));
+        let visits = IsmctsBot::default().search(&sampler, 11);
+        assert_eq!(visits.iter().sum::<u64>(), DEFAULT_ITERATIONS as u64);
+        // The first bot's tree was left spare (or another test's was); the next one reuses it.
+        assert_eq!(IsmctsBot::default().search(&sampler, 11), visits);
+        let mut fresh = IsmctsBot {
+            params: IsmctsParams::default(),
+            trees: vec![Tree::default()],
+        };
+        assert_eq!(fresh.search(&sampler, 11), visits);
+    }
+
     /// The greedy playout's tables choose what its rules say, as a loop over the cards would:
     /// the most points for a winning partner (the last such card), the cheapest winner (plain
     /// before trump, then weakest: the first such card), the cheapest card (fewest points,
