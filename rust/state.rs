@@ -650,6 +650,18 @@ impl AutoDeclarations {
                 bella = Some(seat as u8);
             }
         }
+        AutoDeclarations::of_summaries(best, totals, bella, rules)
+    }
+
+    /// The declarations from each seat's best run strength (R4.2, 0 for none) and run points
+    /// (`runs_summary`) and the bella holder.
+    #[inline]
+    pub(crate) fn of_summaries(
+        best: [u8; 4],
+        totals: [u32; 4],
+        bella: Option<u8>,
+        rules: &Rules,
+    ) -> AutoDeclarations {
         let runs = run_winner(best).map(|seat| {
             let partner_runs = if rules.team_runs {
                 totals[partner(seat as u8) as usize]

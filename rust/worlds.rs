@@ -18,7 +18,7 @@ use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::rollout::Rollout;
-use crate::runs::find_runs;
+use crate::runs::{find_runs, has_bella, runs_summary};
 use crate::scoring::BELLA_POINTS;
 use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
@@ -59,6 +59,53 @@ struct Bucket {
     first_way: u32,
 }
 
+/// One way of a suit in the draw's table: the cards each other seat gets, and what they make
+/// with the cards of the suit it is known to hold.
+#[derive(Clone, Copy, Debug)]
+struct Way {
+    cards: [CardSet; 3],
+    runs: SuitRuns,
+}
+
+/// What one suit gives each other seat toward auto mode's declarations: its best run's
+/// strength in the suit ([`crate::runs::Run::strength`], R4.2; 0 for none), its runs' points
+/// (R4.1) and, as a bit a seat, whether it holds trump's king and queen (R4.5). A world's are
+/// its four suits' added ([`SuitRuns::add`]), so a draw finds its runs and bella without
+/// looking at its cards again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct SuitRuns {
+    best: [u8; 3],
+    points: [u8; 3],
+    bella: u8,
+}
+
+impl SuitRuns {
+    /// What the other seats' cards of `suit` make: `fixed` what they are known to hold,
+    /// `given` this way's cards.
+    fn of(suit: Suit, trump: Suit, fixed: &[CardSet; 3], given: &[CardSet; 3]) -> SuitRuns {
+        let mut runs = SuitRuns::default();
+        for j in 0..3 {
+            let lane = fixed[j].union(given[j]).of_suit(suit);
+            let (best, points) = runs_summary(lane, trump);
+            runs.best[j] = best;
+            // At most nine cards: two fifties at most (R4.1).
+            runs.points[j] = points as u8;
+            runs.bella |= (has_bella(lane, trump) as u8) << j;
+        }
+        runs
+    }
+
+    /// Adds another suit's: the better run, the points summed, either's bella.
+    #[inline(always)]
+    fn add(&mut self, other: &SuitRuns) {
+        for j in 0..3 {
+            self.best[j] = self.best[j].max(other.best[j]);
+            self.points[j] += other.points[j];
+        }
+        self.bella |= other.bella;
+    }
+}
+
 /// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
 /// the state's moves up to this one, the completions after it, where the bucket's ways start
 /// and the next state.
@@ -96,7 +143,7 @@ pub struct WorldSampler {
     moves: Vec<Move>,
     move_range: Vec<(u32, u32)>,
     /// Every bucket's ways, suit by suit, in one array (a draw reads one way a suit).
-    ways: Vec<[CardSet; 3]>,
+    ways: Vec<Way>,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -278,9 +325,15 @@ impl WorldSampler {
         self.move_range.clear();
         self.move_range.resize(4 * STATES, (0, 0));
         self.ways.clear();
-        for bucket in self.buckets.iter_mut().flatten() {
-            bucket.first_way = self.ways.len() as u32;
-            self.ways.extend_from_slice(&bucket.ways);
+        let trump = self.info.trump().unwrap_or(Suit::Clubs);
+        for (&suit, buckets) in Suit::ALL.iter().zip(self.buckets.iter_mut()) {
+            for bucket in buckets {
+                bucket.first_way = self.ways.len() as u32;
+                self.ways.extend(bucket.ways.iter().map(|given| Way {
+                    cards: *given,
+                    runs: SuitRuns::of(suit, trump, &self.fixed, given),
+                }));
+            }
         }
         let mut reached = vec![false; STATES];
         reached[self.root_state] = true;
@@ -417,16 +470,22 @@ impl WorldSampler {
     #[inline]
     fn draw_after_trump(&self, rng: &mut SplitMix64) -> [CardSet; 3] {
         let mut hands = [[CardSet::EMPTY; 3]];
-        self.decode_after_trump(&[self.root_draw.below(rng)], &mut hands);
+        let mut runs = [SuitRuns::default()];
+        self.decode_after_trump(&[self.root_draw.below(rng)], &mut hands, &mut runs);
         hands[0]
     }
 
     /// The worlds numbered `numbers` (each below the count), decoded suit by suit into
-    /// `hands` (mixed radix). Several numbers are decoded level by level together: each
-    /// world's chain of dependent table reads (often a cache miss) overlaps the others'
-    /// (docs/SEARCH.md "Speed").
+    /// `hands` (mixed radix), with what their suits make toward the declarations in `runs`.
+    /// Several numbers are decoded level by level together: each world's chain of dependent
+    /// table reads (often a cache miss) overlaps the others' (docs/SEARCH.md "Speed").
     #[inline(always)]
-    fn decode_after_trump(&self, numbers: &[u64], hands: &mut [[CardSet; 3]]) {
+    fn decode_after_trump(
+        &self,
+        numbers: &[u64],
+        hands: &mut [[CardSet; 3]],
+        runs: &mut [SuitRuns],
+    ) {
         let mut xs = [0u64; MAX_TOGETHER];
         let mut states = [self.root_state; MAX_TOGETHER];
         let xs = &mut xs[..numbers.len()];
@@ -434,8 +493,13 @@ impl WorldSampler {
         for hand in hands.iter_mut() {
             *hand = self.fixed;
         }
+        runs.fill(SuitRuns::default());
         for level in 0..4 {
-            for ((x, state), hand) in xs.iter_mut().zip(&mut states).zip(hands.iter_mut()) {
+            let worlds = xs
+                .iter_mut()
+                .zip(&mut states)
+                .zip(hands.iter_mut().zip(runs.iter_mut()));
+            for ((x, state), (hand, runs)) in worlds {
                 let (first, last) = self.move_range[level * STATES + *state];
                 let mut start = 0u64;
                 for step in &self.moves[first as usize..last as usize] {
@@ -446,9 +510,10 @@ impl WorldSampler {
                     *x -= start;
                     let way = &self.ways[step.first_way as usize + (*x / step.per_way) as usize];
                     *x %= step.per_way;
-                    for j in 0..3 {
-                        hand[j] = hand[j].union(way[j]);
+                    for (cards, given) in hand.iter_mut().zip(way.cards) {
+                        *cards = cards.union(given);
                     }
+                    runs.add(&way.runs);
                     *state = step.next as usize;
                     break;
                 }
@@ -483,16 +548,29 @@ impl WorldSampler {
         }
         let mut drawn = [[CardSet::EMPTY; 3]; MAX_TOGETHER];
         let drawn = &mut drawn[..worlds.len()];
-        self.decode_after_trump(numbers, drawn);
+        let mut drawn_runs = [SuitRuns::default(); MAX_TOGETHER];
+        let drawn_runs = &mut drawn_runs[..worlds.len()];
+        self.decode_after_trump(numbers, drawn, drawn_runs);
         let trump = info.trump().unwrap_or(Suit::Clubs);
-        for (world, hands) in worlds.iter_mut().zip(drawn.iter()) {
-            let mut dealt = [info.hand().union(info.played_by(info.seat())); 4];
+        let seat = info.seat();
+        let own = info.hand().union(info.played_by(seat));
+        let (own_best, own_points) = runs_summary(own, trump);
+        let own_bella = has_bella(own, trump).then_some(seat);
+        let worlds = worlds.iter_mut().zip(drawn.iter().zip(drawn_runs.iter()));
+        for (world, (hands, runs)) in worlds {
             let mut held = [info.hand(); 4];
+            let mut best = [own_best; 4];
+            let mut totals = [own_points; 4];
+            let mut bella = own_bella;
             for (j, &who) in self.others.iter().enumerate() {
-                dealt[who as usize] = hands[j];
                 held[who as usize] = hands[j].minus(info.played_by(who));
+                best[who as usize] = runs.best[j];
+                totals[who as usize] = runs.points[j] as u32;
+                if runs.bella & (1 << j) != 0 {
+                    bella = Some(who);
+                }
             }
-            let declared = AutoDeclarations::of(&dealt, trump, info.rules());
+            let declared = AutoDeclarations::of_summaries(best, totals, bella, info.rules());
             let mut pending = [0u32; 2];
             if let (Some((seat, points)), None) = (declared.runs, info.runs_scored()) {
                 pending[team_of(seat)] += points;
