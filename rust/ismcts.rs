@@ -11,7 +11,7 @@
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::bits::{has_bmi2, select, select_with};
+use crate::bits::{has_bmi2, select_with};
 use crate::bots::{random_action, Params, Policy};
 use crate::cards::{Card, CardSet, Suit};
 use crate::heuristic::HeuristicBot;
@@ -526,7 +526,8 @@ impl World for Rollout {
         match playout {
             // SAFETY: the caller's guarantee.
             Playout::Random => unsafe { self.finish_random::<BMI2>(rng) },
-            Playout::Greedy => greedy_playout(&mut self, rng),
+            // SAFETY: the caller's guarantee.
+            Playout::Greedy => unsafe { greedy_playout::<BMI2>(&mut self, rng) },
         }
         self.score()
     }
@@ -541,7 +542,8 @@ impl World for Rollout {
             Playout::Random => unsafe { Rollout::finish_random_together::<BMI2>(worlds, rng) },
             Playout::Greedy => worlds
                 .iter_mut()
-                .for_each(|world| greedy_playout(world, rng)),
+                // SAFETY: the caller's guarantee.
+                .for_each(|world| unsafe { greedy_playout::<BMI2>(world, rng) }),
         }
         let mut scores = [[0; 2]; BATCH];
         for (score, world) in scores.iter_mut().zip(worlds.iter()) {
@@ -751,16 +753,21 @@ unsafe fn walk<const BMI2: bool, W: World>(
 
 /// Plays the hand out with [`Playout::Greedy`]: lead at random, feed a winning partner, else
 /// win as cheaply as possible, else throw the cheapest card (each preference a lookup in
-/// [`GreedyOrders`]).
-#[inline]
-fn greedy_playout(world: &mut Rollout, rng: &mut SplitMix64) {
+/// [`GreedyOrders`]). Inlined into the search loop, so that it is compiled with the loop's
+/// instruction set (a popcount and `pdep` a play, not their portable versions).
+///
+/// # Safety
+/// With `BMI2 = true` the CPU must support BMI2.
+#[inline(always)]
+unsafe fn greedy_playout<const BMI2: bool>(world: &mut Rollout, rng: &mut SplitMix64) {
     let orders = greedy_orders();
     let trump = world.trump();
     while !world.is_over() {
         let cards = world.legal();
         let position = world.trick_len();
         let card = if position == 0 || cards.len() == 1 {
-            select(cards.bits(), rng.below(cards.len())) as u8
+            // SAFETY: the caller's guarantee.
+            unsafe { select_with::<BMI2>(cards.bits(), rng.below(cards.len())) as u8 }
         } else if world.partner_wins() {
             let plain = cards.minus(trump.mask());
             let pool = if plain.is_empty() { cards } else { plain };
