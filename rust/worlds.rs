@@ -29,6 +29,8 @@ use crate::variants::Declarations;
 const HAND_CARDS: usize = 9;
 /// Remaining-capacity values per seat in the dynamic program (0..=9).
 const CAPACITIES: usize = HAND_CARDS + 1;
+/// The dynamic program's last level (levels are the suits, in suit order).
+const LAST_LEVEL: usize = 3;
 /// Bit flags: which announcing seats have reached their announced run size.
 const FLAG_STATES: usize = 8;
 /// States of the dynamic program at one suit: two seats' remaining capacities (the third
@@ -108,14 +110,16 @@ impl SuitRuns {
 
 /// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
 /// the state's moves up to this one, the completions after it, where the bucket's ways start
-/// and the next state.
+/// and the next state's moves.
 #[derive(Clone, Copy, Debug)]
 struct Move {
     end: u64,
     per_way: u64,
     /// The bucket's first way in [`WorldSampler::ways`].
     first_way: u32,
-    next: u32,
+    /// The next state's moves in [`WorldSampler::moves`] (none after the last suit), kept
+    /// here so that the draw's next read does not wait on a lookup of the state's.
+    next_moves: (u32, u32),
 }
 
 /// Draws worlds consistent with one seat's information set, exactly uniformly.
@@ -137,11 +141,11 @@ pub struct WorldSampler {
     /// Flags every announcing seat must reach.
     target_flags: u8,
     /// After trump: the state of the dynamic program at the first suit, the draw below the
-    /// count, and each reachable state's next moves (`move_range[level * STATES + state]`).
+    /// count, the root's moves and every reachable state's (`Move::next_moves`).
     root_state: usize,
     root_draw: Below,
+    root_moves: (u32, u32),
     moves: Vec<Move>,
-    move_range: Vec<(u32, u32)>,
     /// Every bucket's ways, suit by suit, in one array (a draw reads one way a suit).
     ways: Vec<Way>,
     count: u128,
@@ -166,8 +170,8 @@ impl WorldSampler {
             target_flags: 0,
             root_state: 0,
             root_draw: Below::default(),
+            root_moves: (0, 0),
             moves: Vec::new(),
-            move_range: Vec::new(),
             ways: Vec::new(),
             count: 0,
             template: None,
@@ -322,8 +326,9 @@ impl WorldSampler {
     /// then scans only these, heaviest first).
     fn list_moves(&mut self) {
         self.moves.clear();
-        self.move_range.clear();
-        self.move_range.resize(4 * STATES, (0, 0));
+        // Each reachable state's moves, `move_range[level * STATES + state]`.
+        let mut move_range = vec![(0u32, 0u32); 4 * STATES];
+        let mut level_moves = [0usize; 5];
         self.ways.clear();
         let trump = self.info.trump().unwrap_or(Suit::Clubs);
         for (&suit, buckets) in Suit::ALL.iter().zip(self.buckets.iter_mut()) {
@@ -337,7 +342,8 @@ impl WorldSampler {
         }
         let mut reached = vec![false; STATES];
         reached[self.root_state] = true;
-        for level in 0..4 {
+        for level in 0..=LAST_LEVEL {
+            level_moves[level] = self.moves.len();
             let mut next_reached = vec![false; STATES];
             for state in (0..STATES).filter(|&state| reached[state]) {
                 let (r0, r1, flags) = state_parts(state);
@@ -357,7 +363,8 @@ impl WorldSampler {
                         end: bucket.ways.len() as u64 * per_way,
                         per_way,
                         first_way: bucket.first_way,
-                        next: next as u32,
+                        // The next state's index until its moves are listed.
+                        next_moves: (next as u32, 0),
                     });
                 }
                 // The heaviest moves first, so that the decoding's scan stops early on
@@ -369,10 +376,20 @@ impl WorldSampler {
                     end += step.end;
                     step.end = end;
                 }
-                self.move_range[level * STATES + state] = (first as u32, self.moves.len() as u32);
+                move_range[level * STATES + state] = (first as u32, self.moves.len() as u32);
             }
             reached = next_reached;
         }
+        level_moves[LAST_LEVEL + 1] = self.moves.len();
+        for level in 0..LAST_LEVEL {
+            for step in &mut self.moves[level_moves[level]..level_moves[level + 1]] {
+                step.next_moves = move_range[(level + 1) * STATES + step.next_moves.0 as usize];
+            }
+        }
+        for step in &mut self.moves[level_moves[LAST_LEVEL]..] {
+            step.next_moves = (0, 0);
+        }
+        self.root_moves = move_range[self.root_state];
     }
 
     /// Every way to give `suit`'s unseen cards to the other seats that agrees with their
@@ -487,20 +504,20 @@ impl WorldSampler {
         runs: &mut [SuitRuns],
     ) {
         let mut xs = [0u64; MAX_TOGETHER];
-        let mut states = [self.root_state; MAX_TOGETHER];
+        let mut ranges = [self.root_moves; MAX_TOGETHER];
         let xs = &mut xs[..numbers.len()];
         xs.copy_from_slice(numbers);
         for hand in hands.iter_mut() {
             *hand = self.fixed;
         }
         runs.fill(SuitRuns::default());
-        for level in 0..4 {
+        for _ in 0..=LAST_LEVEL {
             let worlds = xs
                 .iter_mut()
-                .zip(&mut states)
+                .zip(&mut ranges)
                 .zip(hands.iter_mut().zip(runs.iter_mut()));
-            for ((x, state), (hand, runs)) in worlds {
-                let (first, last) = self.move_range[level * STATES + *state];
+            for ((x, range), (hand, runs)) in worlds {
+                let (first, last) = *range;
                 let mut start = 0u64;
                 for step in &self.moves[first as usize..last as usize] {
                     if *x >= step.end {
@@ -514,7 +531,7 @@ impl WorldSampler {
                         *cards = cards.union(given);
                     }
                     runs.add(&way.runs);
-                    *state = step.next as usize;
+                    *range = step.next_moves;
                     break;
                 }
             }
