@@ -149,7 +149,7 @@ impl Rollout {
             pending,
         };
         for &card in played {
-            rollout.add_to_trick(card, rollout.trick_len == 0);
+            rollout.add_to_trick(card);
         }
         debug_assert_eq!(Some(rollout.to_move), hand.to_move());
         Some(rollout)
@@ -223,23 +223,42 @@ impl Rollout {
         ))
     }
 
-    /// Adds `card`, played by the seat to move, to the trick (R5.2: it wins so far when it
-    /// `leads` or beats the winner) and passes the turn on.
+    /// Adds `card`, played by the seat to move, to the trick ([`Rollout::add_at`] at the
+    /// trick's length).
     #[inline(always)]
-    fn add_to_trick(&mut self, card: Card, leads: bool) {
-        let index = card.index() as usize;
+    fn add_to_trick(&mut self, card: Card) {
+        let index = card.index() as usize % MASK_BITS;
+        match self.trick_len {
+            0 => self.add_at::<0>(index),
+            1 => self.add_at::<1>(index),
+            2 => self.add_at::<2>(index),
+            _ => self.add_at::<3>(index),
+        }
+    }
+
+    /// Adds card `index`, played by the seat to move, to the trick as its `POSITION`-th card
+    /// (known at compile time) and passes the turn on: the lead sets the trick (R5.2: it wins
+    /// so far, its suit is led), a follower takes it when it beats the winner.
+    #[inline(always)]
+    fn add_at<const POSITION: u8>(&mut self, index: usize) {
+        debug_assert_eq!(self.trick_len, POSITION);
         let facts = self.facts[index % MASK_BITS];
-        // Masks, not branches: whether a random card takes the trick cannot be predicted.
-        let wins = if_else_mask(leads || self.beats & (1 << index) != 0);
-        self.beats = (facts.beats & wins) | (self.beats & !wins);
-        let wins = wins as u8;
-        self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
-        let leads = if_else_mask(leads);
-        self.led = (facts.suit & leads) | (self.led & !leads);
-        self.trick_points += facts.points;
-        self.trick_len += 1;
+        if POSITION == 0 {
+            self.beats = facts.beats;
+            self.winner_seat = self.to_move;
+            self.led = facts.suit;
+            self.trick_points = facts.points;
+        } else {
+            // Masks, not branches: whether a random card takes the trick cannot be predicted.
+            let wins = if_else_mask(self.beats & (1 << index) != 0);
+            self.beats = (facts.beats & wins) | (self.beats & !wins);
+            let wins = wins as u8;
+            self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
+            self.trick_points += facts.points;
+        }
         self.plays_left -= 1;
         self.to_move = next_seat(self.to_move);
+        self.trick_len = POSITION + 1;
     }
 
     /// Ends a full trick (R5.2: its winner takes its points and leads the next; R1.4: the
@@ -263,8 +282,8 @@ impl Rollout {
     #[inline(always)]
     pub(crate) fn play(&mut self, card: Card) {
         debug_assert!(self.legal().contains(card));
-        self.hands[self.to_move as usize] &= !(1 << card.index());
-        self.add_to_trick(card, self.trick_len == 0);
+        self.hands[(self.to_move % SEATS) as usize] &= !(1 << card.index());
+        self.add_to_trick(card);
         if self.trick_len == TRICK_CARDS {
             self.end_trick();
         }
@@ -398,31 +417,13 @@ impl Rollout {
     }
 
     /// [`Rollout::play`] of the card with index `index` when `POSITION` cards are in the
-    /// trick, with what that fixes known at compile time: the lead sets the trick (R5.2: it
-    /// wins so far), a follower takes it when it beats the winner, the fourth card ends it.
+    /// trick, known at compile time: the fourth card ends the trick.
     #[inline(always)]
     pub(crate) fn play_at<const POSITION: u8>(&mut self, index: usize) {
-        debug_assert_eq!(self.trick_len, POSITION);
         debug_assert!(self.legal().bits() & (1 << index) != 0);
         let index = index % MASK_BITS;
         self.hands[(self.to_move % SEATS) as usize] &= !(1 << index);
-        let facts = self.facts[index];
-        if POSITION == 0 {
-            self.beats = facts.beats;
-            self.winner_seat = self.to_move;
-            self.led = facts.suit;
-            self.trick_points = facts.points;
-        } else {
-            // Masks, not branches, as in `add_to_trick`.
-            let wins = if_else_mask(self.beats & (1 << index) != 0);
-            self.beats = (facts.beats & wins) | (self.beats & !wins);
-            let wins = wins as u8;
-            self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
-            self.trick_points += facts.points;
-        }
-        self.plays_left -= 1;
-        self.to_move = next_seat(self.to_move);
-        self.trick_len = POSITION + 1;
+        self.add_at::<POSITION>(index);
         if POSITION + 1 == TRICK_CARDS {
             self.end_trick();
         }
