@@ -370,6 +370,21 @@ impl<'t> Search<'t> {
             }
             cashed += PLAIN_POINTS_BY_STRENGTH[masters as usize] as i32;
         }
+        // The leader's trumps stronger than every other trump win the tricks it leads them
+        // to, and each opponent holding trumps must follow with one (R5.1a) for as many
+        // rounds: at least its cheapest ones, which are its weakest (R1.2, R1.3: trump
+        // strength and points go in the same order).
+        let leader_trumps = TRUMP_BY_STRENGTH[lane(self.hand(pos, pos.leader), trump)];
+        let drawn = above(leader_trumps, TRUMP_BY_STRENGTH[lane(others, trump)]).count_ones();
+        if drawn > 0 {
+            for opponent in opponents {
+                let mut weakest = TRUMP_BY_STRENGTH[lane(opponent, trump)];
+                while weakest.count_ones() > drawn {
+                    weakest &= !(1 << (15 - weakest.leading_zeros()));
+                }
+                cashed += TRUMP_POINTS_BY_STRENGTH[weakest as usize] as i32;
+            }
+        }
         let (sure0, sure1) = (sure_trumps(team0, team1), sure_trumps(team1, team0));
         if team_of(pos.leader) == 0 {
             (sure0 + cashed, total - sure1)
