@@ -247,12 +247,22 @@ pub fn find_runs(hand: CardSet) -> Runs {
 pub fn runs_summary(hand: CardSet, trump: Suit) -> (u8, u32) {
     let (mut best, mut points) = (0, 0);
     for suit in Suit::ALL {
-        let runs = &LANE_RUNS[hand.lane(suit) as usize];
-        // R4.2's trump bit only where the suit has a run.
-        best = best.max(runs.best | (runs.best != 0 && suit == trump) as u8);
-        points += runs.points as u32;
+        let (suit_best, suit_points) = suit_runs_summary(hand, suit, trump);
+        best = best.max(suit_best);
+        points += suit_points;
     }
     (best, points)
+}
+
+/// [`runs_summary`] of the cards of `hand` in one suit.
+#[inline]
+pub(crate) fn suit_runs_summary(hand: CardSet, suit: Suit, trump: Suit) -> (u8, u32) {
+    let runs = &LANE_RUNS[hand.lane(suit) as usize];
+    // R4.2's trump bit only where the suit has a run.
+    (
+        runs.best | (runs.best != 0 && suit == trump) as u8,
+        runs.points as u32,
+    )
 }
 
 /// R4.2: `Greater` if `a` beats `b`.

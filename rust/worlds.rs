@@ -18,7 +18,7 @@ use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::rollout::Rollout;
-use crate::runs::{find_runs, has_bella, runs_summary};
+use crate::runs::{find_runs, has_bella, runs_summary, suit_runs_summary};
 use crate::scoring::BELLA_POINTS;
 use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
@@ -87,12 +87,12 @@ impl SuitRuns {
     fn of(suit: Suit, trump: Suit, fixed: &[CardSet; 3], given: &[CardSet; 3]) -> SuitRuns {
         let mut runs = SuitRuns::default();
         for j in 0..3 {
-            let lane = fixed[j].union(given[j]).of_suit(suit);
-            let (best, points) = runs_summary(lane, trump);
+            let cards = fixed[j].union(given[j]);
+            let (best, points) = suit_runs_summary(cards, suit, trump);
             runs.best[j] = best;
             // At most nine cards: two fifties at most (R4.1).
             runs.points[j] = points as u8;
-            runs.bella |= (has_bella(lane, trump) as u8) << j;
+            runs.bella |= (suit == trump && has_bella(cards, trump)) as u8 * (1 << j);
         }
         runs
     }
