@@ -22,9 +22,10 @@ pub const LAST_TRICK_BONUS: i32 = scoring::LAST_TRICK_BONUS as i32;
 const NO_CARD: u8 = 0xff;
 /// The most moves a seat can have (a full hand).
 const MAX_MOVES: usize = 9;
-/// Positions with fewer cards left are searched again rather than stored: their subtrees cost
-/// less than the table's cache misses.
-const MIN_TABLE_CARDS: u32 = 5;
+/// The fewest cards left at a trick start the table stores (two tricks): the last trick is
+/// played out instead. The last card of a trick probes its replies' entries only when they
+/// have at least this many.
+const MIN_TABLE_CARDS: u32 = 8;
 /// The one follower (position in the trick) whose killer move is tried first.
 const KILLER_FOLLOWER: usize = 2;
 /// How much each step away from the guess grows while the tests fail on one side.
@@ -465,10 +466,10 @@ impl<'t> Search<'t> {
 
     /// The last card of a trick, whose replies all lead to trick starts (enhanced transposition
     /// cut-off): their table entries are fetched together, and a stored bound of one may
-    /// settle the node before the replies are ordered or searched; otherwise a reply whose stored bound
-    /// cannot refute the window is not searched at all: its bound stands for its value
-    /// (fail-soft). (The replies are played again when searched: cheaper than keeping nine
-    /// positions.)
+    /// settle the node before the replies are ordered or searched; otherwise a reply whose
+    /// stored bound cannot refute the window is not searched at all: its bound stands for its
+    /// value (fail-soft). (The replies are played again when searched: cheaper than keeping
+    /// nine positions.)
     #[inline(always)]
     fn last_card(&mut self, pos: &Position, beta: i32, maximizing: bool) -> (i32, u8) {
         let replies = self.distinct_moves(pos, self.legal(pos));
