@@ -29,6 +29,8 @@ use crate::variants::Declarations;
 const HAND_CARDS: usize = 9;
 /// Remaining-capacity values per seat in the dynamic program (0..=9).
 const CAPACITIES: usize = HAND_CARDS + 1;
+/// No bucket yet.
+const NONE: u32 = u32::MAX;
 /// The dynamic program's last level (levels are the suits, in suit order).
 const LAST_LEVEL: usize = 3;
 /// Bit flags: which announcing seats have reached their announced run size.
@@ -402,6 +404,8 @@ impl WorldSampler {
     ) -> Vec<Bucket> {
         let cards: Vec<Card> = self.unseen.of_suit(suit).iter().collect();
         let mut buckets: Vec<Bucket> = Vec::new();
+        // Each (counts, flags) bucket's place in `buckets`, by the state index of its counts.
+        let mut bucket_of = [NONE; STATES];
         let mut given = [CardSet::EMPTY; 3];
         self.enumerate(&cards, allowed, &mut given, &mut |given| {
             let mut reached = 0u8;
@@ -428,17 +432,19 @@ impl WorldSampler {
                 }
             }
             let counts = given.map(|set| set.len() as u8);
-            match buckets
-                .iter_mut()
-                .find(|b| b.counts == counts && b.reached == reached)
-            {
-                Some(bucket) => bucket.ways.push(*given),
-                None => buckets.push(Bucket {
-                    counts,
-                    reached,
-                    ways: vec![*given],
-                    first_way: 0,
-                }),
+            // Two seats' counts fix the third's: the suit's cards are all given.
+            let key = state_index(counts[0] as usize, counts[1] as usize, reached);
+            match bucket_of[key] {
+                NONE => {
+                    bucket_of[key] = buckets.len() as u32;
+                    buckets.push(Bucket {
+                        counts,
+                        reached,
+                        ways: vec![*given],
+                        first_way: 0,
+                    });
+                }
+                index => buckets[index as usize].ways.push(*given),
             }
         });
         buckets
