@@ -301,7 +301,9 @@ impl WorldSampler {
             let left = self.left_after[level] as usize;
             for (index, slot) in now[level].iter_mut().enumerate() {
                 let (r0, r1, flags) = state_parts(index);
-                if r0 + r1 > left || left - r0 - r1 > HAND_CARDS {
+                // Only announcing seats' flags are ever set: other states are unreachable.
+                let unreachable = flags & !self.target_flags != 0;
+                if unreachable || r0 + r1 > left || left - r0 - r1 > HAND_CARDS {
                     continue;
                 }
                 let r = [r0, r1, left - r0 - r1];
