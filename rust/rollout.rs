@@ -591,34 +591,33 @@ mod tests {
         let states: Vec<Rollout> = (0..1600)
             .filter_map(|index| random_play_state(index).and_then(|(hand, _)| Rollout::of(&hand)))
             .collect();
-        for (seed, batch) in states
-            .chunks(1 + 17 % crate::worlds::MAX_TOGETHER)
-            .enumerate()
-        {
-            let size = 1 + seed % batch.len();
-            let mut expected = batch[..size].to_vec();
-            finish_as_specified(&mut expected, &mut SplitMix64::new(seed as u64));
-            let mut portable = batch[..size].to_vec();
-            // SAFETY: the portable path has no requirement.
-            unsafe {
-                Rollout::finish_random_together::<false>(
-                    &mut portable,
-                    &mut SplitMix64::new(seed as u64),
-                )
-            };
-            assert_eq!(portable, expected, "batch {seed}");
-            if has_bmi2() {
-                let mut fast = batch[..size].to_vec();
-                // SAFETY: BMI2 is present.
+        // Batches of every size from one to MAX_TOGETHER in turn (the search's are BATCH).
+        let mut rest = &states[..];
+        let mut seed = 0u64;
+        let mut sizes_seen = [false; crate::worlds::MAX_TOGETHER];
+        while !rest.is_empty() {
+            let size = (1 + seed as usize % crate::worlds::MAX_TOGETHER).min(rest.len());
+            let (batch, tail) = rest.split_at(size);
+            rest = tail;
+            sizes_seen[size - 1] = true;
+            let mut expected = batch.to_vec();
+            finish_as_specified(&mut expected, &mut SplitMix64::new(seed));
+            for bmi2 in [false, has_bmi2()] {
+                let mut worlds = batch.to_vec();
+                let rng = &mut SplitMix64::new(seed);
+                // SAFETY: the portable path has no requirement; BMI2 only where present.
                 unsafe {
-                    Rollout::finish_random_together::<true>(
-                        &mut fast,
-                        &mut SplitMix64::new(seed as u64),
-                    )
-                };
-                assert_eq!(fast, expected, "batch {seed}");
+                    if bmi2 {
+                        Rollout::finish_random_together::<true>(&mut worlds, rng);
+                    } else {
+                        Rollout::finish_random_together::<false>(&mut worlds, rng);
+                    }
+                }
+                assert_eq!(worlds, expected, "batch {seed} of {size}, BMI2 {bmi2}");
             }
+            seed += 1;
         }
+        assert!(sizes_seen.iter().all(|&seen| seen), "{sizes_seen:?}");
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs
