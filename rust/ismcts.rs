@@ -18,7 +18,7 @@ use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
 use crate::rollout::Rollout;
-use crate::rules::{card_points, strength};
+use crate::rules::{card_points, strength, LANE};
 use crate::state::{Hand, Phase};
 use crate::worlds::{WorldSampler, MAX_TOGETHER};
 
@@ -819,9 +819,10 @@ impl Preference {
     }
 }
 
-/// The cards of a suit, a lane of [`LANE_BITS`] bits of a card mask.
-const LANE_BITS: u32 = 9;
-const LANES: usize = 1 << LANE_BITS;
+/// The cards of a suit, a lane of [`LANE_BITS`] bits of a card mask ([`LANE`]).
+const LANE_BITS: u32 = LANE.count_ones();
+/// The sets a lane can hold.
+const LANES: usize = LANE as usize + 1;
 
 /// Each [`Preference`] as tables, so that the preferred card of a set is four lookups and a
 /// minimum instead of a loop over its cards with a comparison (and a mispredicted branch) a
@@ -871,7 +872,7 @@ impl GreedyOrders {
         let p = preference as usize;
         let mut best = u16::MAX;
         for suit in Suit::ALL {
-            let lane = (cards.bits() >> (LANE_BITS * suit as u32)) as usize & (LANES - 1);
+            let lane = ((cards.bits() >> (LANE_BITS * suit as u32)) & LANE) as usize;
             let card = LANE_BITS as u8 * suit as u8 + self.first[p][(suit == trump) as usize][lane];
             let key = (self.rank[p][trump as usize][card as usize] as u16) << 8 | card as u16;
             best = best.min(if lane == 0 { u16::MAX } else { key });

@@ -14,7 +14,7 @@
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
-use crate::rules::{beats_table, legal_on_masks, PLAIN_POINTS, TRUMP_POINTS};
+use crate::rules::{beats_table, legal_on_masks, POINTS};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{next_seat, partner, team_of, SEATS};
 use crate::state::{Hand, Phase};
@@ -56,15 +56,10 @@ static CARD_FACTS: [[CardFacts; MASK_BITS]; 4] = {
     while trump < 4 {
         let mut card = 0;
         while card < CardSet::DECK.0.count_ones() as usize {
-            let (suit, rank) = (card / 9, card % 9);
             table[trump][card] = CardFacts {
                 beats: beats[trump][card],
-                suit: Suit::ALL[suit].mask().0,
-                points: if suit == trump {
-                    TRUMP_POINTS[rank]
-                } else {
-                    PLAIN_POINTS[rank]
-                } as u32,
+                suit: Suit::ALL[card / 9].mask().0,
+                points: POINTS[trump][card] as u32,
             };
             card += 1;
         }

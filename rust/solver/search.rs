@@ -6,7 +6,7 @@
 //! engine's own `legal_plays`, variants included) with equivalent cards merged and ordered by
 //! a cheap heuristic. Nothing on this path allocates.
 
-use super::table::{Bounds, Table};
+use super::table::{Bounds, Key, Table};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
     card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
@@ -475,7 +475,7 @@ impl<'t> Search<'t> {
         let replies = self.distinct_moves(pos, self.legal(pos));
         // Each reply's key and points, in card order (the order does not matter until a
         // reply has to be searched: a third of these nodes are settled here).
-        let mut keys = [None; MAX_MOVES];
+        let mut keys = [Key::default(); MAX_MOVES];
         let mut won = [0; MAX_MOVES];
         let mut cards = replies;
         let mut count = 0;
@@ -485,7 +485,7 @@ impl<'t> Search<'t> {
             let (next, points) = self.play(pos, card);
             let key = self.table.key(next.held, next.leader);
             self.table.prefetch(key);
-            keys[count] = Some(key);
+            keys[count] = key;
             won[count] = points;
             count += 1;
         }
@@ -496,7 +496,7 @@ impl<'t> Search<'t> {
         for k in 0..count {
             let card = cards.trailing_zeros() as u8;
             cards &= cards - 1;
-            let Some(bounds) = keys[k].and_then(|key| self.table.probe(key)) else {
+            let Some(bounds) = self.table.probe(keys[k]) else {
                 continue;
             };
             let (lower, upper) = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);

@@ -62,7 +62,7 @@ pub struct Bounds {
 
 /// An exact position key at a trick start, within the table's generation: the live cards (the
 /// zero-point ones renumbered, see [`Table::key`]) and the leader.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Key(u64);
 
 /// One cache-aligned bucket of entries.
