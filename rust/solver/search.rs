@@ -7,6 +7,7 @@
 //! a cheap heuristic. Nothing on this path allocates.
 
 use super::table::{Bounds, Key, Table};
+use crate::bits::has_bmi2;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
     card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
@@ -166,6 +167,9 @@ pub struct Search<'t> {
     /// move of a failed-low search is. (At the second and fourth seats the score below orders
     /// better: measured.)
     killers: [[u8; 4]; 37],
+    /// Whether this CPU has BMI2 and POPCNT ([`has_bmi2`]): the search then runs its copy
+    /// compiled for them (a mask's `count_ones` one instruction instead of a dozen).
+    bmi2: bool,
 }
 
 /// Up to nine card indices in the order to try them.
@@ -193,6 +197,7 @@ impl<'t> Search<'t> {
             nodes: 0,
             passes: 0,
             killers: [[NO_CARD; 4]; 37],
+            bmi2: has_bmi2(),
         }
     }
 
@@ -269,9 +274,57 @@ impl<'t> Search<'t> {
     /// throughout: a table bound or a move's value never narrows such a window), so one bound
     /// is enough.
     pub fn search(&mut self, pos: &Position, beta: i32) -> i32 {
+        if self.bmi2 {
+            // SAFETY: BMI2 (with BMI1 and POPCNT) is present, checked by `has_bmi2`.
+            unsafe { self.recurse::<true>(pos, beta) }
+        } else {
+            // SAFETY: the portable path has no requirement.
+            unsafe { self.recurse::<false>(pos, beta) }
+        }
+    }
+
+    /// [`Search::search`] compiled for any x86-64 (or other) CPU.
+    fn search_portable(&mut self, pos: &Position, beta: i32) -> i32 {
+        // SAFETY: the portable path has no requirement.
+        unsafe { self.search_with::<false>(pos, beta) }
+    }
+
+    /// [`Search::search`] compiled with BMI1, BMI2 and POPCNT: every function it reaches is
+    /// inlined into it except itself, which it calls again.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2, BMI1 and POPCNT ([`has_bmi2`]).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    unsafe fn search_bmi2(&mut self, pos: &Position, beta: i32) -> i32 {
+        // SAFETY: this function requires BMI2.
+        unsafe { self.search_with::<true>(pos, beta) }
+    }
+
+    /// A search one level down, in the same instruction set as this one.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
+    #[inline(always)]
+    unsafe fn recurse<const BMI2: bool>(&mut self, pos: &Position, beta: i32) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: passed on from the caller.
+            return unsafe { self.search_bmi2(pos, beta) };
+        }
+        self.search_portable(pos, beta)
+    }
+
+    /// [`Search::search`] with the instruction set chosen by the caller.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
+    #[inline(always)]
+    unsafe fn search_with<const BMI2: bool>(&mut self, pos: &Position, beta: i32) -> i32 {
         self.nodes += 1;
         if pos.trick_len != 0 {
-            return self.best_move(pos, beta, NO_CARD).0;
+            // SAFETY: passed on from the caller.
+            return unsafe { self.best_move::<BMI2>(pos, beta, NO_CARD) }.0;
         }
         let held = pos.held;
         let left = held.count_ones();
@@ -303,7 +356,8 @@ impl<'t> Search<'t> {
         if upper < beta {
             return upper;
         }
-        let (value, best) = self.best_move(pos, beta, hint);
+        // SAFETY: passed on from the caller.
+        let (value, best) = unsafe { self.best_move::<BMI2>(pos, beta, hint) };
         let (lower, upper) = if value >= beta {
             (value, upper)
         } else {
@@ -396,6 +450,7 @@ impl<'t> Search<'t> {
 
     /// The last trick (one card each, or none): no choice left. R5.2: the strongest trump
     /// wins it, or with no trump the strongest card of the suit led (the leader's card's).
+    #[inline(always)]
     fn last_trick(&self, pos: &Position) -> i32 {
         if pos.held == 0 {
             return 0;
@@ -417,17 +472,27 @@ impl<'t> Search<'t> {
 
     /// Tries the moves of the seat to move in order against the null window below `beta`;
     /// returns the fail-soft value and the move that reached it.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
     #[inline(always)]
-    fn best_move(&mut self, pos: &Position, beta: i32, hint: u8) -> (i32, u8) {
+    unsafe fn best_move<const BMI2: bool>(
+        &mut self,
+        pos: &Position,
+        beta: i32,
+        hint: u8,
+    ) -> (i32, u8) {
         let maximizing = team_of(pos.to_move) == 0;
         if pos.trick_len == TRICK_CARDS - 1 && pos.held.count_ones() > MIN_TABLE_CARDS {
-            return self.last_card(pos, beta, maximizing);
+            // SAFETY: passed on from the caller.
+            return unsafe { self.last_card::<BMI2>(pos, beta, maximizing) };
         }
         let moves = self.ordered_moves(pos, self.distinct_moves(pos, self.legal(pos)), hint);
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
         for &card in &moves.cards[..moves.len] {
             let (next, won) = self.play(pos, card);
-            let value = won + self.search(&next, beta - won);
+            // SAFETY: passed on from the caller.
+            let value = won + unsafe { self.recurse::<BMI2>(&next, beta - won) };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
             }
@@ -470,8 +535,16 @@ impl<'t> Search<'t> {
     /// stored bound cannot refute the window is not searched at all: its bound stands for its
     /// value (fail-soft). (The replies are played again when searched: cheaper than keeping
     /// nine positions.)
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
     #[inline(always)]
-    fn last_card(&mut self, pos: &Position, beta: i32, maximizing: bool) -> (i32, u8) {
+    unsafe fn last_card<const BMI2: bool>(
+        &mut self,
+        pos: &Position,
+        beta: i32,
+        maximizing: bool,
+    ) -> (i32, u8) {
         let replies = self.distinct_moves(pos, self.legal(pos));
         // Each reply's key and points, in card order (the order does not matter until a
         // reply has to be searched: a third of these nodes are settled here).
@@ -517,7 +590,8 @@ impl<'t> Search<'t> {
                 Some(bound) if (bound >= beta) != maximizing => bound,
                 _ => {
                     let (next, won) = self.play(pos, card);
-                    won + self.search(&next, beta - won)
+                    // SAFETY: passed on from the caller.
+                    won + unsafe { self.recurse::<BMI2>(&next, beta - won) }
                 }
             };
             if self.improves(pos, beta, &mut best, card, value) {
