@@ -27,6 +27,9 @@ const MAX_MOVES: usize = 9;
 /// played out instead. The last card of a trick probes its replies' entries only when they
 /// have at least this many.
 const MIN_TABLE_CARDS: u32 = 8;
+/// Trick starts with at most this many cards (two tricks) are solved by
+/// [`Search::two_tricks`] instead of the general search.
+const ENDGAME_CARDS: u32 = 8;
 /// The one follower (position in the trick) whose killer move is tried first.
 const KILLER_FOLLOWER: usize = 2;
 /// How much each step away from the guess grows while the tests fail on one side.
@@ -356,8 +359,12 @@ impl<'t> Search<'t> {
         if upper < beta {
             return upper;
         }
-        // SAFETY: passed on from the caller.
-        let (value, best) = unsafe { self.best_move::<BMI2>(pos, beta, hint) };
+        let (value, best) = if left <= ENDGAME_CARDS {
+            (self.two_tricks(pos, beta), NO_CARD)
+        } else {
+            // SAFETY: passed on from the caller.
+            unsafe { self.best_move::<BMI2>(pos, beta, hint) }
+        };
         let (lower, upper) = if value >= beta {
             (value, upper)
         } else {
@@ -446,6 +453,51 @@ impl<'t> Search<'t> {
         } else {
             (sure0, total - sure1 - cashed)
         }
+    }
+
+    /// Null-window fail-soft alpha-beta over the plays of the seat to move, each followed by
+    /// `rest` (the value of the position after it, on the window less the points the play
+    /// won): no table, no ordering, no merging, for the last tricks, where they cost more
+    /// than they save.
+    #[inline(always)]
+    fn each_play(
+        &self,
+        pos: &Position,
+        beta: i32,
+        rest: impl Fn(&Self, &Position, i32) -> i32,
+    ) -> i32 {
+        let maximizing = team_of(pos.to_move) == 0;
+        let mut best = if maximizing { i32::MIN } else { i32::MAX };
+        let mut cards = self.legal(pos);
+        while cards != 0 {
+            let card = cards.trailing_zeros() as u8;
+            cards &= cards - 1;
+            let (next, won) = self.play(pos, card);
+            let value = won + rest(self, &next, beta - won);
+            if maximizing {
+                best = best.max(value);
+                if best >= beta {
+                    break;
+                }
+            } else {
+                best = best.min(value);
+                if best < beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The last two tricks from their start ([`ENDGAME_CARDS`] cards, two a seat): the four
+    /// plays of the first over masks, then the last trick played out.
+    #[inline(always)]
+    fn two_tricks(&self, pos: &Position, beta: i32) -> i32 {
+        self.each_play(pos, beta, |s, p, b| {
+            s.each_play(p, b, |s, p, b| {
+                s.each_play(p, b, |s, p, b| s.each_play(p, b, |s, p, _| s.last_trick(p)))
+            })
+        })
     }
 
     /// The last trick (one card each, or none): no choice left. R5.2: the strongest trump
