@@ -539,8 +539,21 @@ impl<'t> Search<'t> {
             // SAFETY: passed on from the caller.
             return unsafe { self.last_card::<BMI2>(pos, beta, maximizing) };
         }
-        let moves = self.ordered_moves(pos, self.distinct_moves(pos, self.legal(pos)), hint);
-        let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
+        let mut rest = self.distinct_moves(pos, self.legal(pos));
+        let mut best = (if maximizing { i32::MIN } else { i32::MAX }, NO_CARD);
+        // The killer move, or else the table's hint, is tried before the others are ordered:
+        // when it refutes the window (most cut nodes), the ordering is never paid.
+        let first = self.first_move(pos, rest, hint);
+        if first != NO_CARD {
+            rest &= !(1u64 << first);
+            let (next, won) = self.play(pos, first);
+            // SAFETY: passed on from the caller.
+            let value = won + unsafe { self.recurse::<BMI2>(&next, beta - won) };
+            if self.improves(pos, beta, &mut best, first, value) || rest == 0 {
+                return best;
+            }
+        }
+        let moves = self.ordered_moves(pos, rest, hint);
         for &card in &moves.cards[..moves.len] {
             let (next, won) = self.play(pos, card);
             // SAFETY: passed on from the caller.
@@ -550,6 +563,24 @@ impl<'t> Search<'t> {
             }
         }
         best
+    }
+
+    /// The move tried first among `distinct`: the killer move at a lead and at the third
+    /// seat, else the table's `hint`; [`NO_CARD`] when neither is a distinct legal move.
+    #[inline(always)]
+    fn first_move(&self, pos: &Position, distinct: u64, hint: u8) -> u8 {
+        let position_in_trick = pos.trick_len as usize;
+        if position_in_trick == 0 || position_in_trick == KILLER_FOLLOWER {
+            let killer = self.killers[pos.held.count_ones() as usize][pos.to_move as usize];
+            if killer != NO_CARD && distinct & (1u64 << killer) != 0 {
+                return killer;
+            }
+        }
+        if hint != NO_CARD && distinct & (1u64 << hint) != 0 {
+            hint
+        } else {
+            NO_CARD
+        }
     }
 
     /// Takes `value`, that of playing `card`, into the fail-soft `best` value and card of the
@@ -697,8 +728,8 @@ impl<'t> Search<'t> {
         keep
     }
 
-    /// The `distinct` legal moves, most promising first: the killer move, the table's hint, then
-    /// by a score that favours winning the trick with points when one's side can, and shedding
+    /// The `distinct` legal moves, most promising first: the table's hint (when the killer move
+    /// was tried before it, [`Search::first_move`]), then by a score that favours winning the trick with points when one's side can, and shedding
     /// nothing of value when it cannot.
     #[inline(always)]
     fn ordered_moves(&self, pos: &Position, distinct: u64, hint: u8) -> Moves {
@@ -718,11 +749,6 @@ impl<'t> Search<'t> {
         let partner = partner(pos.to_move);
         let position_in_trick = pos.trick_len as usize;
         let partner_winning = position_in_trick >= 2 && pos.winner == partner;
-        let killer = if position_in_trick == 0 || position_in_trick == KILLER_FOLLOWER {
-            self.killers[pos.held.count_ones() as usize][pos.to_move as usize]
-        } else {
-            NO_CARD
-        };
         // For a lead: the card no one can beat in each suit, and those the partner holds.
         let masters = if position_in_trick == 0 {
             self.masters(live)
@@ -735,9 +761,7 @@ impl<'t> Search<'t> {
             set &= set - 1;
             let c = Card::from_index_unchecked(card);
             let points = card_points(c, self.trump) as i32;
-            let score = if card == killer {
-                1_100
-            } else if card == hint {
+            let score = if card == hint {
                 1_000
             } else if position_in_trick == 0 {
                 // Lead a card no one can beat in its suit for its points; else a cheap one.
