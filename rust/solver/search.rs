@@ -204,6 +204,12 @@ impl<'t> Search<'t> {
         }
     }
 
+    /// Runs the portable copy of the search even on a CPU with BMI2 (the tests compare them).
+    #[cfg(test)]
+    pub(super) fn force_portable(&mut self) {
+        self.bmi2 = false;
+    }
+
     /// The cards `seat` still holds.
     #[inline(always)]
     fn hand(&self, pos: &Position, seat: u8) -> u64 {

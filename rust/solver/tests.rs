@@ -178,6 +178,26 @@ fn merged_cards_share_a_value_and_the_solve_is_repeatable() {
     }
 }
 
+/// The search's copy compiled for BMI2 (when the CPU has it, as here) and its portable copy
+/// search the same nodes and find the same values.
+#[test]
+fn the_portable_search_equals_the_bmi2_one() {
+    for seed in 0..24u64 {
+        // 16 to 27 cards played: three to five tricks left.
+        let hand = random_position(4000 + seed, variant(seed), 16 + (seed % 12) as usize);
+        let run = |portable: bool| {
+            let mut solver = Solver::new();
+            let (mut search, pos) = solver.search_for(&hand).unwrap();
+            if portable {
+                search.force_portable();
+            }
+            let value = search.value(&pos, pos.points_left() / 2);
+            (value, search.nodes)
+        };
+        assert_eq!(run(true), run(false), "seed {seed}");
+    }
+}
+
 #[test]
 fn not_in_play_is_an_error() {
     let hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
