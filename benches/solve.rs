@@ -56,7 +56,7 @@ fn main() {
     passes.sort_by(|a, b| a.total_cmp(b));
     println!(
         "full solve at trick one, {deals} deals, one thread: median {:.2} ms, p99 {:.2} ms, \
-         max {:.2} ms; nodes median {:.0}, p99 {:.0}, total {:.0}; null-window passes median {:.0}, p99 {:.0}; {:.0} ns a node (table {} entries x {} bytes)",
+         max {:.2} ms; nodes median {:.0}, p99 {:.0}, total {:.0}; aspiration windows median {:.0}, p99 {:.0}; {:.0} ns a node (table {} entries x {} bytes)",
         percentile(&times, 0.5),
         percentile(&times, 0.99),
         times[times.len() - 1],

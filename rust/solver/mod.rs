@@ -62,7 +62,7 @@ pub struct Solver {
     config: Option<(u8, [bool; 3])>,
     /// Positions searched by the last call.
     pub nodes: u64,
-    /// Null-window searches run by the last call.
+    /// Aspiration windows searched by the last call (a failed window counts again).
     pub passes: u64,
 }
 
