@@ -179,6 +179,21 @@ pub struct Search<'t> {
     bmi2: bool,
 }
 
+/// A trick start that neither the quick bounds nor the table settle: what its search needs.
+struct TrickStart {
+    /// Cards still in hand.
+    left: u32,
+    /// Its table key.
+    key: Key,
+    /// The stored bounds (0 and the points left when nothing is stored) and best move.
+    lower: i32,
+    upper: i32,
+    hint: u8,
+    /// The quick bounds ([`Search::sure_bounds`]).
+    sure_lower: i32,
+    sure_upper: i32,
+}
+
 /// Up to nine card indices in the order to try them.
 struct Moves {
     cards: [u8; MAX_MOVES],
@@ -281,54 +296,23 @@ impl<'t> Search<'t> {
         if pos.trick_len != 0 {
             return self.best_move_window(pos, alpha, beta, NO_CARD).0;
         }
-        let held = pos.held;
-        let left = held.count_ones();
-        if left <= 4 {
-            return self.last_trick(pos);
-        }
-        let total = pos.points_left();
-        if alpha >= total {
-            return total;
-        }
-        if beta <= 0 {
-            return 0;
-        }
-        let (sure_lower, sure_upper) = self.sure_bounds(pos, total);
-        if sure_lower >= beta {
-            return sure_lower;
-        }
-        if sure_upper <= alpha {
-            return sure_upper;
-        }
-        let key = self.table.key(held, pos.leader);
-        let (lower, upper, hint) = match self.table.probe(key) {
-            Some(b) => (b.lower as i32, b.upper as i32, b.best),
-            None => (0, total, NO_CARD),
+        let open = match self.settled(pos, alpha, beta) {
+            Ok(value) => return value,
+            Err(open) => open,
         };
-        if lower >= beta || lower == upper {
-            return lower;
-        }
-        if upper <= alpha {
-            return upper;
-        }
         // The window narrowed to what is not yet known: a result beyond a known bound is
         // impossible, so a result inside the narrowed window is still exact.
-        let low = alpha.max(lower.max(sure_lower) - 1);
-        let high = beta.min(upper.min(sure_upper) + 1);
-        let (value, best) = self.best_move_window(pos, low, high, hint);
+        let low = alpha.max(open.lower.max(open.sure_lower) - 1);
+        let high = beta.min(open.upper.min(open.sure_upper) + 1);
+        let (value, best) = self.best_move_window(pos, low, high, open.hint);
         let (lower, upper) = if value <= low {
-            (lower, value)
+            (open.lower, value)
         } else if value >= high {
-            (value, upper)
+            (value, open.upper)
         } else {
             (value, value)
         };
-        let bounds = Bounds {
-            lower: lower as u8,
-            upper: upper as u8,
-            best,
-        };
-        self.table.store(key, bounds, left);
+        self.record(open.key, lower, upper, best, open.left);
         value
     }
 
@@ -455,36 +439,17 @@ impl<'t> Search<'t> {
             // SAFETY: passed on from the caller.
             return unsafe { self.best_move::<BMI2>(pos, beta, NO_CARD) }.0;
         }
-        let held = pos.held;
-        let left = held.count_ones();
-        if left <= 4 {
-            return self.last_trick(pos);
-        }
-        let total = pos.points_left();
-        if beta > total {
-            return total;
-        }
-        if beta <= 0 {
-            return 0;
-        }
-        let (sure_lower, sure_upper) = self.sure_bounds(pos, total);
-        if sure_lower >= beta {
-            return sure_lower;
-        }
-        if sure_upper < beta {
-            return sure_upper;
-        }
-        let key = self.table.key(held, pos.leader);
-        let (lower, upper, hint) = match self.table.probe(key) {
-            Some(b) => (b.lower as i32, b.upper as i32, b.best),
-            None => (0, total, NO_CARD),
+        let TrickStart {
+            left,
+            key,
+            lower,
+            upper,
+            hint,
+            ..
+        } = match self.settled(pos, beta - 1, beta) {
+            Ok(value) => return value,
+            Err(open) => open,
         };
-        if lower >= beta || lower == upper {
-            return lower;
-        }
-        if upper < beta {
-            return upper;
-        }
         let (value, best) = if left <= ENDGAME_CARDS {
             (self.two_tricks(pos, beta), NO_CARD)
         } else {
@@ -496,13 +461,66 @@ impl<'t> Search<'t> {
         } else {
             (lower, value)
         };
+        self.record(key, lower, upper, best, left);
+        value
+    }
+
+    /// What settles the trick start `pos` against the window (`alpha`, `beta`) without a
+    /// search (`Ok`, fail-soft): the last trick played out, a window beyond the points left,
+    /// a quick bound ([`Search::sure_bounds`]) or a stored one outside the window, or an exact
+    /// stored value. Otherwise (`Err`) what the search of it starts from.
+    #[inline(always)]
+    fn settled(&self, pos: &Position, alpha: i32, beta: i32) -> Result<i32, TrickStart> {
+        let left = pos.held.count_ones();
+        if left <= 4 {
+            return Ok(self.last_trick(pos));
+        }
+        let total = pos.points_left();
+        if alpha >= total {
+            return Ok(total);
+        }
+        if beta <= 0 {
+            return Ok(0);
+        }
+        let (sure_lower, sure_upper) = self.sure_bounds(pos, total);
+        if sure_lower >= beta {
+            return Ok(sure_lower);
+        }
+        if sure_upper <= alpha {
+            return Ok(sure_upper);
+        }
+        let key = self.table.key(pos.held, pos.leader);
+        let (lower, upper, hint) = match self.table.probe(key) {
+            Some(b) => (b.lower as i32, b.upper as i32, b.best),
+            None => (0, total, NO_CARD),
+        };
+        if lower >= beta || lower == upper {
+            return Ok(lower);
+        }
+        if upper <= alpha {
+            return Ok(upper);
+        }
+        Err(TrickStart {
+            left,
+            key,
+            lower,
+            upper,
+            hint,
+            sure_lower,
+            sure_upper,
+        })
+    }
+
+    /// Stores `lower <= value <= upper` and the best move for the trick start `key` with
+    /// `left` cards in hand.
+    #[inline(always)]
+    fn record(&mut self, key: Key, lower: i32, upper: i32, best: u8, left: u32) {
         let bounds = Bounds {
             lower: lower as u8,
             upper: upper as u8,
             best,
         };
         self.table.store(key, bounds, left);
-        value
     }
 
     /// Quick bounds on team 0's value at a trick start, each a strategy's sure gain:
