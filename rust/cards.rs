@@ -321,6 +321,13 @@ impl CardSet {
         ((self.0 >> (9 * suit as u32)) & 0x1ff) as u32
     }
 
+    /// The cards of `suit` whose ranks are the set bits of `lane` (the inverse of
+    /// [`CardSet::lane`]; `lane` below 2^9).
+    #[inline]
+    pub const fn from_lane(lane: u32, suit: Suit) -> CardSet {
+        CardSet((lane as u64) << (9 * suit as u32))
+    }
+
     /// The lowest card, if any.
     #[inline]
     pub const fn first(self) -> Option<Card> {

@@ -13,6 +13,8 @@
 //! remaining hand sizes. One uniform number below the count is then decoded, suit by suit, into
 //! a world (mixed radix): exactly uniform, no rejection.
 
+use std::sync::{Mutex, PoisonError};
+
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
@@ -57,17 +59,19 @@ struct Bucket {
     counts: [u8; 3],
     /// Flag bit `j`: other seat `j` announced and a run of the announced size is in this suit.
     reached: u8,
-    /// Each way: the cards each other seat gets.
-    ways: Vec<[CardSet; 3]>,
-    /// Where these ways start in [`WorldSampler::ways`].
+    /// How many ways, and where they start in [`Tables::ways`].
+    len: u32,
     first_way: u32,
 }
 
-/// One way of a suit in the draw's table: the cards each other seat gets, and what they make
-/// with the cards of the suit it is known to hold.
-#[derive(Clone, Copy, Debug)]
+/// One way of a suit in the draw's table: the suit's lane of the cards each other seat gets
+/// (bit `r` = rank `r`, as [`CardSet::lane`]), and what they make with the cards of the suit it
+/// is known to hold. 16 bytes: the table is half the size of one of whole card sets
+/// (docs/SEARCH.md "Session 8: the sampler's build").
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
 struct Way {
-    cards: [CardSet; 3],
+    lanes: [u16; 3],
     runs: SuitRuns,
 }
 
@@ -182,6 +186,75 @@ impl StateMoves {
     }
 }
 
+/// A sampler's tables after trump, and the scratch that builds them. A search builds a sampler
+/// a decision, and these tables are up to a megabyte: allocated afresh each time, their pages
+/// were faulted in again at every build (about a third of a build at trick one), so a dropped
+/// sampler leaves them in [`SPARE_TABLES`] for the next one (docs/SEARCH.md "Session 8: the
+/// sampler's build").
+#[derive(Clone, Debug, Default)]
+struct Tables {
+    /// The buckets of each suit.
+    buckets: [Vec<Bucket>; 4],
+    /// The completion counts of each state before each suit (`completions[4]` is the end).
+    completions: Vec<[u64; STATES]>,
+    /// Every reachable state's moves (`Move::next_moves`).
+    moves: Vec<Move>,
+    /// Every bucket's ways, suit by suit, in one array (a draw reads one way a suit).
+    ways: Vec<Way>,
+    /// Scratch: a suit's ways as enumerated (bucket, lanes), each state's moves and guide,
+    /// the states reached at a suit and the next.
+    enumerated: Vec<(u32, [u16; 3])>,
+    move_range: Vec<(u32, u32)>,
+    guided: Vec<StateMoves>,
+    reached: Vec<bool>,
+    next_reached: Vec<bool>,
+}
+
+/// Tables that dropped samplers left for the next ones: at most [`SPARE_SAMPLERS`], each of at
+/// most [`SPARE_TABLE_BYTES`], so the memory held between decisions stays bounded.
+static SPARE_TABLES: Mutex<Vec<Tables>> = Mutex::new(Vec::new());
+/// How many samplers' tables [`SPARE_TABLES`] keeps (two threads' samplers of two bots).
+const SPARE_SAMPLERS: usize = 4;
+/// The largest tables [`SPARE_TABLES`] keeps (a sampler at trick one uses about 0.3 MiB).
+const SPARE_TABLE_BYTES: usize = 4 << 20;
+
+impl Tables {
+    /// Spare tables if some are left, else new ones.
+    fn spare_or_new() -> Tables {
+        SPARE_TABLES
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default()
+    }
+
+    /// The bytes the tables hold.
+    fn capacity_bytes(&self) -> usize {
+        fn bytes<T>(vector: &Vec<T>) -> usize {
+            vector.capacity() * size_of::<T>()
+        }
+        self.buckets.iter().map(bytes).sum::<usize>()
+            + bytes(&self.completions)
+            + bytes(&self.moves)
+            + bytes(&self.ways)
+            + bytes(&self.enumerated)
+            + bytes(&self.move_range)
+            + bytes(&self.guided)
+            + bytes(&self.reached)
+            + bytes(&self.next_reached)
+    }
+}
+
+impl Drop for WorldSampler {
+    fn drop(&mut self) {
+        let tables = std::mem::take(&mut self.tables);
+        let mut spare = SPARE_TABLES.lock().unwrap_or_else(PoisonError::into_inner);
+        if spare.len() < SPARE_SAMPLERS && tables.capacity_bytes() <= SPARE_TABLE_BYTES {
+            spare.push(tables);
+        }
+    }
+}
+
 /// Draws worlds consistent with one seat's information set, exactly uniformly.
 #[derive(Clone, Debug)]
 pub struct WorldSampler {
@@ -192,10 +265,8 @@ pub struct WorldSampler {
     fixed: [CardSet; 3],
     /// Cards no one in the view has seen.
     unseen: CardSet,
-    /// After trump: the buckets of each suit and the completion counts of each state before
-    /// each suit (`completions[4]` is the end).
-    buckets: [Vec<Bucket>; 4],
-    completions: Vec<[u64; STATES]>,
+    /// After trump: the tables of the count and the draw.
+    tables: Tables,
     /// The unseen cards left after each suit.
     left_after: [u32; 5],
     /// Flags every announcing seat must reach.
@@ -205,9 +276,6 @@ pub struct WorldSampler {
     root_state: usize,
     root_draw: Below,
     root_moves: StateMoves,
-    moves: Vec<Move>,
-    /// Every bucket's ways, suit by suit, in one array (a draw reads one way a suit).
-    ways: Vec<Way>,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -216,6 +284,15 @@ pub struct WorldSampler {
 impl WorldSampler {
     /// A sampler for the worlds `info`'s seat cannot tell apart.
     pub fn new(info: &InfoSet) -> WorldSampler {
+        let tables = match info.trump() {
+            Some(_) => Tables::spare_or_new(),
+            None => Tables::default(),
+        };
+        WorldSampler::with_tables(info, tables)
+    }
+
+    /// [`WorldSampler::new`] building in `tables` (whatever they held before).
+    fn with_tables(info: &InfoSet, tables: Tables) -> WorldSampler {
         let seat = info.seat();
         let others = [next_seat(seat), partner(seat), right_of(seat)];
         let seen = info.seen();
@@ -224,15 +301,12 @@ impl WorldSampler {
             others,
             fixed: others.map(|who| info.played_by(who).union(info.known_held(who))),
             unseen: CardSet::DECK.minus(seen),
-            buckets: Default::default(),
-            completions: Vec::new(),
+            tables,
             left_after: [0; 5],
             target_flags: 0,
             root_state: 0,
             root_draw: Below::default(),
             root_moves: StateMoves::default(),
-            moves: Vec::new(),
-            ways: Vec::new(),
             count: 0,
             template: None,
         };
@@ -342,8 +416,9 @@ impl WorldSampler {
         let allowed: [CardSet; 3] = self
             .others
             .map(|who| CardSet::DECK.minus(info.cannot_hold(who)));
+        self.tables.ways.clear();
         for suit in Suit::ALL {
-            self.buckets[suit as usize] = self.suit_buckets(suit, &seen_runs, &allowed);
+            self.suit_buckets(suit, &seen_runs, &allowed);
         }
         let mut left = self.unseen.len();
         self.left_after[0] = left;
@@ -351,7 +426,9 @@ impl WorldSampler {
             left -= self.unseen.of_suit(suit).len();
             self.left_after[suit as usize + 1] = left;
         }
-        let mut completions = vec![[0u64; STATES]; 5];
+        let mut completions = std::mem::take(&mut self.tables.completions);
+        completions.clear();
+        completions.resize(LAST_LEVEL + 2, [0u64; STATES]);
         completions[4][state_index(0, 0, self.target_flags)] = 1;
         for level in (0..4).rev() {
             let (now, next) = completions.split_at_mut(level + 1);
@@ -365,18 +442,18 @@ impl WorldSampler {
                     continue;
                 }
                 let r = [r0, r1, left - r0 - r1];
-                *slot = self.buckets[level]
+                *slot = self.tables.buckets[level]
                     .iter()
-                    .filter_map(|b| step(r, flags, b).map(|n| b.ways.len() as u64 * next[n]))
+                    .filter_map(|b| step(r, flags, b).map(|n| b.len as u64 * next[n]))
                     .sum();
             }
         }
         let caps = self
             .others
             .map(|who| (info.hand_size(who) - info.known_held(who).len()) as usize);
-        self.completions = completions;
+        self.tables.completions = completions;
         let root = state_index(caps[0], caps[1], 0);
-        let count = self.completions[0][root];
+        let count = self.tables.completions[0][root];
         self.root_draw = Below::new(count);
         self.root_state = root;
         self.list_moves();
@@ -387,42 +464,38 @@ impl WorldSampler {
     /// take next with their cumulative weights (the decoding of [`Self::draw_after_trump`]
     /// then scans only these, heaviest first).
     fn list_moves(&mut self) {
-        self.moves.clear();
+        let tables = &mut self.tables;
+        tables.moves.clear();
         // Each reachable state's moves, `move_range[level * STATES + state]`.
-        let mut move_range = vec![(0u32, 0u32); 4 * STATES];
+        tables.move_range.clear();
+        tables.move_range.resize(4 * STATES, (0, 0));
         let mut level_moves = [0usize; 5];
-        self.ways.clear();
-        let trump = self.info.trump().unwrap_or(Suit::Clubs);
-        for (&suit, buckets) in Suit::ALL.iter().zip(self.buckets.iter_mut()) {
-            for bucket in buckets {
-                bucket.first_way = self.ways.len() as u32;
-                self.ways.extend(bucket.ways.iter().map(|given| Way {
-                    cards: *given,
-                    runs: SuitRuns::of(suit, trump, &self.fixed, given),
-                }));
-            }
-        }
-        let mut reached = vec![false; STATES];
-        reached[self.root_state] = true;
-        for level in 0..=LAST_LEVEL {
-            level_moves[level] = self.moves.len();
-            let mut next_reached = vec![false; STATES];
-            for state in (0..STATES).filter(|&state| reached[state]) {
+        tables.reached.clear();
+        tables.reached.resize(STATES, false);
+        tables.reached[self.root_state] = true;
+        for (level, level_start) in level_moves[..=LAST_LEVEL].iter_mut().enumerate() {
+            *level_start = tables.moves.len();
+            tables.next_reached.clear();
+            tables.next_reached.resize(STATES, false);
+            for state in 0..STATES {
+                if !tables.reached[state] {
+                    continue;
+                }
                 let (r0, r1, flags) = state_parts(state);
                 let r = [r0, r1, self.left_after[level] as usize - r0 - r1];
-                let first = self.moves.len();
-                for bucket in &self.buckets[level] {
+                let first = tables.moves.len();
+                for bucket in &tables.buckets[level] {
                     let Some(next) = step(r, flags, bucket) else {
                         continue;
                     };
-                    let per_way = self.completions[level + 1][next];
+                    let per_way = tables.completions[level + 1][next];
                     if per_way == 0 {
                         continue;
                     }
-                    next_reached[next] = true;
-                    self.moves.push(Move {
+                    tables.next_reached[next] = true;
+                    tables.moves.push(Move {
                         // The move's weight until the ends are summed below.
-                        end: bucket.ways.len() as u64 * per_way,
+                        end: bucket.len as u64 * per_way,
                         per_way,
                         first_way: bucket.first_way,
                         // The next state's index until its moves are listed.
@@ -434,48 +507,55 @@ impl WorldSampler {
                 }
                 // The heaviest moves first, so that the decoding's scan stops early on
                 // average (docs/SEARCH.md "Speed"; any fixed order decodes uniformly).
-                let moves = &mut self.moves[first..];
+                let moves = &mut tables.moves[first..];
                 moves.sort_by_key(|step| std::cmp::Reverse(step.end));
                 let mut end = 0u64;
                 for step in moves.iter_mut() {
                     end += step.end;
                     step.end = end;
                 }
-                move_range[level * STATES + state] = (first as u32, self.moves.len() as u32);
+                tables.move_range[level * STATES + state] =
+                    (first as u32, tables.moves.len() as u32);
             }
-            reached = next_reached;
+            std::mem::swap(&mut tables.reached, &mut tables.next_reached);
         }
-        level_moves[LAST_LEVEL + 1] = self.moves.len();
+        level_moves[LAST_LEVEL + 1] = tables.moves.len();
         // Each reachable state's moves with their guide, computed once a state.
-        let guided: Vec<StateMoves> = move_range
-            .iter()
-            .map(|&(first, last)| StateMoves::of(&self.moves, first as usize, last as usize))
-            .collect();
+        tables.guided.clear();
+        let moves = &tables.moves;
+        let guides = tables.move_range.iter();
+        let guides =
+            guides.map(|&(first, last)| StateMoves::of(moves, first as usize, last as usize));
+        tables.guided.extend(guides);
         for level in 0..LAST_LEVEL {
-            for step in &mut self.moves[level_moves[level]..level_moves[level + 1]] {
-                step.next_moves = guided[(level + 1) * STATES + step.next_moves.first as usize];
+            for step in &mut tables.moves[level_moves[level]..level_moves[level + 1]] {
+                step.next_moves =
+                    tables.guided[(level + 1) * STATES + step.next_moves.first as usize];
             }
         }
-        for step in &mut self.moves[level_moves[LAST_LEVEL]..] {
+        for step in &mut tables.moves[level_moves[LAST_LEVEL]..] {
             step.next_moves = StateMoves::default();
         }
-        self.root_moves = guided[self.root_state];
+        self.root_moves = tables.guided[self.root_state];
     }
 
     /// Every way to give `suit`'s unseen cards to the other seats that agrees with their
     /// plays and runs, grouped.
-    fn suit_buckets(
-        &self,
-        suit: Suit,
-        seen_runs: &[RunsSeen; 3],
-        allowed: &[CardSet; 3],
-    ) -> Vec<Bucket> {
-        let cards: Vec<Card> = self.unseen.of_suit(suit).iter().collect();
-        let mut buckets: Vec<Bucket> = Vec::new();
+    fn suit_buckets(&mut self, suit: Suit, seen_runs: &[RunsSeen; 3], allowed: &[CardSet; 3]) {
+        let mut tables = std::mem::take(&mut self.tables);
+        let buckets = &mut tables.buckets[suit as usize];
+        buckets.clear();
+        tables.enumerated.clear();
+        let mut cards = [Card::from_index_unchecked(0); HAND_CARDS];
+        let mut suit_cards = 0;
+        for (slot, card) in cards.iter_mut().zip(self.unseen.of_suit(suit)) {
+            *slot = card;
+            suit_cards += 1;
+        }
         // Each (counts, flags) bucket's place in `buckets`, by the state index of its counts.
         let mut bucket_of = [NONE; STATES];
         let mut given = [CardSet::EMPTY; 3];
-        self.enumerate(&cards, allowed, &mut given, &mut |given| {
+        self.enumerate(&cards[..suit_cards], allowed, &mut given, &mut |given| {
             let mut reached = 0u8;
             for j in 0..3 {
                 let lane = self.fixed[j].union(given[j]).of_suit(suit);
@@ -502,20 +582,37 @@ impl WorldSampler {
             let counts = given.map(|set| set.len() as u8);
             // Two seats' counts fix the third's: the suit's cards are all given.
             let key = state_index(counts[0] as usize, counts[1] as usize, reached);
-            match bucket_of[key] {
-                NONE => {
-                    bucket_of[key] = buckets.len() as u32;
-                    buckets.push(Bucket {
-                        counts,
-                        reached,
-                        ways: vec![*given],
-                        first_way: 0,
-                    });
-                }
-                index => buckets[index as usize].ways.push(*given),
+            if bucket_of[key] == NONE {
+                bucket_of[key] = buckets.len() as u32;
+                buckets.push(Bucket {
+                    counts,
+                    reached,
+                    len: 0,
+                    first_way: 0,
+                });
             }
+            buckets[bucket_of[key] as usize].len += 1;
+            let lanes = given.map(|cards| cards.lane(suit) as u16);
+            tables.enumerated.push((bucket_of[key], lanes));
         });
-        buckets
+        // The suit's ways bucket by bucket, each bucket's in the order enumerated.
+        let mut next_way = tables.ways.len() as u32;
+        for bucket in buckets.iter_mut() {
+            bucket.first_way = next_way;
+            next_way += bucket.len;
+        }
+        let trump = self.info.trump().unwrap_or(Suit::Clubs);
+        tables.ways.resize(next_way as usize, Way::default());
+        let mut place: Vec<u32> = buckets.iter().map(|bucket| bucket.first_way).collect();
+        for &(bucket, lanes) in &tables.enumerated {
+            let given = lanes.map(|lane| CardSet::from_lane(lane as u32, suit));
+            tables.ways[place[bucket as usize] as usize] = Way {
+                lanes,
+                runs: SuitRuns::of(suit, trump, &self.fixed, &given),
+            };
+            place[bucket as usize] += 1;
+        }
+        self.tables = tables;
     }
 
     fn enumerate(
@@ -585,19 +682,19 @@ impl WorldSampler {
             *hand = self.fixed;
         }
         runs.fill(SuitRuns::default());
-        for _ in 0..=LAST_LEVEL {
+        for suit in Suit::ALL {
             let worlds = xs
                 .iter_mut()
                 .zip(&mut ranges)
                 .zip(hands.iter_mut().zip(runs.iter_mut()));
             for ((x, range), (hand, runs)) in worlds {
-                let (at, start) = range.find(&self.moves, *x);
-                let step = &self.moves[at];
+                let (at, start) = range.find(&self.tables.moves, *x);
+                let step = &self.tables.moves[at];
                 *x -= start;
-                let way = &self.ways[step.first_way as usize + (*x / step.per_way) as usize];
+                let way = &self.tables.ways[step.first_way as usize + (*x / step.per_way) as usize];
                 *x %= step.per_way;
-                for (cards, given) in hand.iter_mut().zip(way.cards) {
-                    *cards = cards.union(given);
+                for (cards, lane) in hand.iter_mut().zip(way.lanes) {
+                    *cards = cards.union(CardSet::from_lane(lane as u32, suit));
                 }
                 runs.add(&way.runs);
                 *range = step.next_moves;
@@ -817,6 +914,37 @@ mod tests {
     /// draws from the same generator: the same cards held and the same runs and bella still to
     /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`;
     /// a batch drawn together is the worlds drawn one after another.
+    #[test]
+    fn a_sampler_built_in_used_tables_draws_as_a_fresh_one() {
+        let states: Vec<(Hand, u8)> = (0..60u64)
+            .map(|seed| {
+                (
+                    random_state(seed, 4 + (seed % 33) as usize, variant(seed)),
+                    seat_of(seed),
+                )
+            })
+            .filter(|(hand, _)| hand.trump().is_some())
+            .collect();
+        let mut used = Tables::default();
+        for (k, (hand, seat)) in states.iter().enumerate() {
+            let info = InfoSet::new(hand, *seat);
+            let fresh = WorldSampler::with_tables(&info, Tables::default());
+            // Tables left by the previous state's sampler (another deal, other constraints).
+            let mut reused = WorldSampler::with_tables(&info, std::mem::take(&mut used));
+            assert_eq!(reused.count(), fresh.count());
+            let (mut a, mut b) = (SplitMix64::new(k as u64), SplitMix64::new(k as u64));
+            for _ in 0..20 {
+                assert_eq!(
+                    reused.sample_deal(&mut a),
+                    fresh.sample_deal(&mut b),
+                    "state {k}"
+                );
+            }
+            used = std::mem::take(&mut reused.tables);
+        }
+        assert!(states.len() > 30);
+    }
+
     #[test]
     fn kernel_worlds_are_the_sampled_worlds() {
         let mut checked = 0;
