@@ -556,7 +556,14 @@ impl<'t> Search<'t> {
         } else {
             partner_hand
         };
-        let must_follow = [opponents[0], opponents[1], partner_may_ruff];
+        // A seat with no trump can never ruff: it counts as holding every card of each suit.
+        let may_ruff = [opponents[0], opponents[1], partner_may_ruff].map(|hand| {
+            if lane(hand, trump) != 0 {
+                hand
+            } else {
+                ALL_CARDS
+            }
+        });
         // The partner's cards count as the other team's: a stronger one would take the trick
         // and the lead (it must follow suit, and under `head_plain` head the trick, R5.1a).
         let others = opponents[0] | opponents[1] | partner_hand;
@@ -565,12 +572,11 @@ impl<'t> Search<'t> {
             let own = PLAIN_BY_STRENGTH[lane(self.hand(pos, pos.leader), suit)];
             let other = PLAIN_BY_STRENGTH[lane(others, suit)];
             let mut masters = above(own, other);
-            let safe = must_follow
-                .iter()
-                .filter(|&&hand| lane(hand, trump) != 0)
-                .map(|&hand| lane(hand, suit).count_ones())
-                .min()
-                .unwrap_or(u32::MAX);
+            if masters == 0 {
+                continue;
+            }
+            let [first, second, third] = may_ruff.map(|hand| lane(hand, suit).count_ones());
+            let safe = first.min(second).min(third);
             while masters.count_ones() > safe {
                 masters &= masters - 1; // keep the strongest: they carry the most points
             }
