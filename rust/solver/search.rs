@@ -850,10 +850,13 @@ impl<'t> Search<'t> {
             .fold(0, |all, master| all | master)
     }
 
-    /// Makes `card`, which refuted a window, the killer move of its seat and cards left.
+    /// Makes `card`, which refuted a window, the killer move of its seat and cards left, where
+    /// killers are tried (a lead, the third seat).
     #[inline(always)]
     fn credit(&mut self, pos: &Position, card: u8) {
-        self.killers[pos.held.count_ones() as usize][pos.to_move as usize] = card;
+        if pos.trick_len == 0 || pos.trick_len as usize == KILLER_FOLLOWER {
+            self.killers[pos.held.count_ones() as usize][pos.to_move as usize] = card;
+        }
     }
 
     /// The cards of `legal` that are not equivalent to a lower one: zero-point cards (R1.3) of
