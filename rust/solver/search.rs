@@ -31,6 +31,12 @@ const MIN_TABLE_CARDS: u32 = 8;
 /// Trick starts with at most this many cards (two tricks) are solved by
 /// [`Search::two_tricks`] instead of the general search.
 const ENDGAME_CARDS: u32 = 8;
+/// The fewest cards at a trick start whose quick bounds ([`Search::sure_bounds`]) are worked
+/// out (four tricks). With three tricks or fewer left they cost more than they save: a
+/// position they settle is not stored, while its search is cheap and stores a tighter bound
+/// (100 deals, against quick bounds at every trick start: from 16 cards nodes -0.8 %, CPU
+/// time -5 %; from 12 cards nodes -2.2 %, time -3 %; from 20 cards nodes +1.6 %, time -5 %).
+const MIN_SURE_CARDS: u32 = 16;
 /// The one follower (position in the trick) whose killer move is tried first.
 const KILLER_FOLLOWER: usize = 2;
 /// The half-width of the first window around the guess (200 deals: 6 points searched the
@@ -467,8 +473,8 @@ impl<'t> Search<'t> {
 
     /// What settles the trick start `pos` against the window (`alpha`, `beta`) without a
     /// search (`Ok`, fail-soft): the last trick played out, a window beyond the points left,
-    /// a quick bound ([`Search::sure_bounds`]) or a stored one outside the window, or an exact
-    /// stored value. Otherwise (`Err`) what the search of it starts from.
+    /// a quick bound ([`Search::sure_bounds`], from [`MIN_SURE_CARDS`] cards) or a stored one
+    /// outside the window, or an exact stored value. Otherwise (`Err`) what the search of it starts from.
     #[inline(always)]
     fn settled(&self, pos: &Position, alpha: i32, beta: i32) -> Result<i32, TrickStart> {
         let left = pos.held.count_ones();
@@ -482,7 +488,11 @@ impl<'t> Search<'t> {
         if beta <= 0 {
             return Ok(0);
         }
-        let (sure_lower, sure_upper) = self.sure_bounds(pos, total);
+        let (sure_lower, sure_upper) = if left >= MIN_SURE_CARDS {
+            self.sure_bounds(pos, total)
+        } else {
+            (0, total)
+        };
         if sure_lower >= beta {
             return Ok(sure_lower);
         }
