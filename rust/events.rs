@@ -212,7 +212,7 @@ fn action_events(
         if let Some((seat, counts)) = bella {
             out.push(Event::public(EventKind::Bella { seat, counts }));
         }
-        if plays > before.hand().plays().len() && plays % CARDS_PER_TRICK == 0 {
+        if plays > before.hand().plays().len() && plays.is_multiple_of(CARDS_PER_TRICK) {
             if let Some(record) = core.completed_tricks().last() {
                 let trick = (plays / CARDS_PER_TRICK - 1) as u8;
                 out.push(Event::public(EventKind::Trick { trick, record }));

@@ -3,7 +3,7 @@
 //! a world uniformly from what the seat knows ([`WorldSampler`]), walks the tree with the
 //! actions legal in that world (UCB1 with availability counts), adds one node, plays the rest
 //! of the hand out at random and backs up each team's share of the hand's score (R6).
-//! Iterations run in batches of [`BATCH`]: the walks first, each counting its visits on the way
+//! Iterations run in batches ([`batch_size`]): the walks first, each counting its visits on the way
 //! down (a virtual loss), then their playouts interleaved, then the back-ups (docs/SEARCH.md
 //! "Speed"). Root parallelism: each thread grows its own tree from its own seed and the root
 //! visit counts are summed, so a decision depends only on the seed and the thread count.
@@ -582,13 +582,28 @@ fn sqrt_ln_of(n: u32) -> f32 {
 /// addition, so the walk does not branch on the world's legal set (unpredictable).
 const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
 
-/// Iterations walked one after the other before their playouts run together (docs/SEARCH.md
-/// "Speed": the playouts are independent chains of dependent steps, which the CPU overlaps when
-/// they are interleaved; the walks count their visits first, a virtual loss, so the walks of a
-/// batch spread out as sequential ones would).
-const BATCH: usize = 4;
+/// The most iterations walked one after the other before their playouts run together
+/// (docs/SEARCH.md "Speed": the playouts are independent chains of dependent steps, which the
+/// CPU overlaps when they are interleaved, or plays in the lanes of vector registers; the walks
+/// count their visits first, a virtual loss, so the walks of a batch spread out as sequential
+/// ones would).
+const BATCH: usize = 8;
 const _: () = assert!(BATCH <= MAX_TOGETHER);
-const _: () = assert!(CLOCK_EVERY as usize % BATCH == 0);
+const _: () = assert!((CLOCK_EVERY as usize).is_multiple_of(BATCH));
+/// Greedy playouts' batches: their branches mispredict whether interleaved or not, so larger
+/// batches only spread the walks' virtual loss (session 4 measured 4 against 8 and 16).
+const GREEDY_BATCH: usize = 4;
+const _: () = assert!(BATCH.is_multiple_of(GREEDY_BATCH));
+
+/// Iterations a batch under `playout`: random playouts fill the eight lanes of the AVX-512
+/// kernel (rust/rollout/avx512.rs), on every CPU, so that a decision does not depend on the
+/// CPU.
+fn batch_size(playout: Playout) -> usize {
+    match playout {
+        Playout::Random => BATCH,
+        Playout::Greedy => GREEDY_BATCH,
+    }
+}
 
 /// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
 /// makes and returns its root children's visits by action id.
@@ -622,7 +637,7 @@ unsafe fn grow_bmi2<W: World>(
     unsafe { grow_with::<true, W>(tree, draw, template, params, iterations, seed) }
 }
 
-/// [`grow`] with the instruction set chosen by the caller: batches of up to [`BATCH`]
+/// [`grow`] with the instruction set chosen by the caller: batches of up to [`batch_size`]
 /// iterations, each a fresh world, a walk (select and expand), a playout and a back-up; the
 /// walks of a batch first, then its playouts together, then its back-ups.
 ///
@@ -647,11 +662,12 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
     let mut done = 0u32;
+    let batch = batch_size(params.playout);
     loop {
         let size = match deadline {
-            Some(deadline) if done % CLOCK_EVERY == 0 && Instant::now() >= deadline => 0,
-            Some(_) => BATCH,
-            None => (iterations - done).min(BATCH as u32) as usize,
+            Some(deadline) if done.is_multiple_of(CLOCK_EVERY) && Instant::now() >= deadline => 0,
+            Some(_) => batch,
+            None => (iterations - done).min(batch as u32) as usize,
         };
         if size == 0 {
             break;

@@ -33,6 +33,13 @@ impl SplitMix64 {
         SplitMix64 { state: seed }
     }
 
+    /// The state: [`SplitMix64::new`] of it draws what this generator draws next (the
+    /// vector playout draws ahead in registers, rust/rollout/avx512.rs).
+    #[inline]
+    pub(crate) const fn state(&self) -> u64 {
+        self.state
+    }
+
     /// The next 64 random bits.
     #[inline]
     pub fn next_u64(&mut self) -> u64 {

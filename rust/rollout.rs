@@ -11,6 +11,9 @@
 //! so far (`beats`, from [`BEATS`]), and R5.1 becomes "the first non-empty set" of a fixed list
 //! (see [`Rollout::legal`]).
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
@@ -320,6 +323,28 @@ impl Rollout {
         worlds: &mut [Rollout],
         rng: &mut SplitMix64,
     ) {
+        // SAFETY: the caller's guarantee; the vector kernel only where the CPU has it.
+        unsafe { Rollout::finish_random_together_on::<BMI2>(worlds, rng, vector_kernel()) }
+    }
+
+    /// [`Rollout::finish_random_together`], the whole tricks in AVX-512 registers when `vector`
+    /// (rust/rollout/avx512.rs: the same cards from the same draws).
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2; with `vector`, AVX-512 (see
+    /// [`vector_kernel`]).
+    #[inline(always)]
+    unsafe fn finish_random_together_on<const BMI2: bool>(
+        worlds: &mut [Rollout],
+        rng: &mut SplitMix64,
+        vector: bool,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if vector && avx512::fits(worlds) {
+            // SAFETY: the caller's guarantee that the CPU has the kernel's extensions.
+            unsafe { avx512::finish_random(worlds, rng) };
+            return;
+        }
         for _ in 1..TRICK_CARDS {
             for world in worlds.iter_mut().filter(|world| world.trick_len != 0) {
                 // SAFETY: the caller's guarantee.
@@ -422,6 +447,20 @@ impl Rollout {
         if POSITION + 1 == TRICK_CARDS {
             self.end_trick();
         }
+    }
+}
+
+/// Whether the random playout's whole tricks go through the AVX-512 kernel (the CPU has its
+/// extensions, detected once).
+#[inline(always)]
+fn vector_kernel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        avx512::available()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 
@@ -578,14 +617,28 @@ mod tests {
     }
 
     /// Batches of one to [`crate::worlds::MAX_TOGETHER`] worlds from random points of random
-    /// hands (tricks under way of every length, different tricks left) finish as specified,
-    /// on the BMI2 and the portable paths: every card legal (R5.1), every world over, the
-    /// same cards drawn.
+    /// hands (tricks under way of every length, different tricks left, every R5.1 variant)
+    /// finish as specified, on the portable path, the BMI2 path and the AVX-512 kernel where
+    /// the CPU has it: every card legal (R5.1), every world over, the same cards drawn. The
+    /// states are sorted by trump and rules, so that most batches share them, as a search's
+    /// worlds do (the kernel's case); the others take the scalar path.
     #[test]
     fn random_batches_finish_as_specified() {
-        let states: Vec<Rollout> = (0..1600)
+        let mut states: Vec<Rollout> = (0..1600)
             .filter_map(|index| random_play_state(index).and_then(|(hand, _)| Rollout::of(&hand)))
             .collect();
+        states.sort_by_key(|world| {
+            let rules = world.rules;
+            let variant = [
+                rules.head_plain,
+                rules.undertrump_optional,
+                rules.partner_exempt,
+                rules.team_runs,
+                rules.half_bait_is_bait,
+            ];
+            (world.trump as u8, variant)
+        });
+        let mut vector_batches = 0;
         // Batches of every size from one to MAX_TOGETHER in turn (the search's are BATCH).
         let mut rest = &states[..];
         let mut seed = 0u64;
@@ -596,23 +649,30 @@ mod tests {
             rest = tail;
             sizes_seen[size - 1] = true;
             let mut expected = batch.to_vec();
-            finish_as_specified(&mut expected, &mut SplitMix64::new(seed));
-            for bmi2 in [false, has_bmi2()] {
+            let mut expected_rng = SplitMix64::new(seed);
+            finish_as_specified(&mut expected, &mut expected_rng);
+            let vector = vector_kernel() && avx512::fits(batch);
+            vector_batches += vector as usize;
+            for (bmi2, vector) in [(false, false), (has_bmi2(), false), (has_bmi2(), vector)] {
                 let mut worlds = batch.to_vec();
                 let rng = &mut SplitMix64::new(seed);
-                // SAFETY: the portable path has no requirement; BMI2 only where present.
+                // SAFETY: the portable path has no requirement; BMI2 and AVX-512 only where
+                // present.
                 unsafe {
                     if bmi2 {
-                        Rollout::finish_random_together::<true>(&mut worlds, rng);
+                        Rollout::finish_random_together_on::<true>(&mut worlds, rng, vector);
                     } else {
-                        Rollout::finish_random_together::<false>(&mut worlds, rng);
+                        Rollout::finish_random_together_on::<false>(&mut worlds, rng, vector);
                     }
                 }
-                assert_eq!(worlds, expected, "batch {seed} of {size}, BMI2 {bmi2}");
+                let path = format!("BMI2 {bmi2}, AVX-512 {vector}");
+                assert_eq!(worlds, expected, "batch {seed} of {size}, {path}");
+                assert_eq!(rng, &mut expected_rng, "batch {seed}: draws taken, {path}");
             }
             seed += 1;
         }
         assert!(sizes_seen.iter().all(|&seen| seen), "{sizes_seen:?}");
+        assert!(!vector_kernel() || vector_batches > 200, "{vector_batches}");
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs

@@ -1,0 +1,663 @@
+//! The random playout's whole tricks (rust/rollout.rs, [`Rollout::finish_random_together`])
+//! for up to eight worlds at once in AVX-512 registers (docs/SEARCH.md "Speed", session 8):
+//! lane `i` of each 512-bit register holds one field of world `i`, so R5.1's legal sets, the
+//! random choices, the trick winners (R5.2) and the points (R1.3, R1.4) of eight worlds are one
+//! chain of vector operations. It plays exactly the cards the scalar kernel plays from the same
+//! generator stream (the tests in rust/rollout.rs compare both paths), so a decision does not
+//! depend on the CPU. Used only when the CPU has every extension below ([`available`]).
+//!
+//! Each seat's hand is kept relative to the trick's leader (register `j` holds the hand of the
+//! seat `j` places after the leader), so the hand to play from is known at compile time at
+//! every position; after a trick the four registers are rotated, lane by lane, to the winner.
+
+use core::arch::x86_64::*;
+use std::sync::OnceLock;
+
+use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, TRICK_CARDS};
+use crate::rng::SplitMix64;
+use crate::rules::LANE;
+use crate::scoring::LAST_TRICK_BONUS;
+use crate::seats::SEATS;
+
+/// Worlds a register holds: 64-bit lanes of a 512-bit register.
+pub(crate) const LANES: usize = 8;
+/// The random draws a round of plays takes for a full register: one for each pair of worlds.
+const DRAWS_A_ROUND: usize = LANES / 2;
+/// The SplitMix64 increment and output multipliers (rust/rng.rs).
+const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
+const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
+/// Cards of a suit (R1.1).
+const SUIT_CARDS: usize = LANE.count_ones() as usize;
+/// Qword table entries a register holds.
+const QWORDS: usize = 8;
+/// [`CARD_FACTS`]'s cards rounded up to whole registers of qwords (five).
+const BEATS_REGISTERS: usize = (HAND_PLAYS as usize).div_ceil(QWORDS);
+
+/// Whether this CPU has the extensions the kernel uses (detected once).
+pub(crate) fn available() -> bool {
+    static AVAILABLE: OnceLock<bool> = OnceLock::new();
+    *AVAILABLE.get_or_init(|| {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512dq")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512cd")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx512bitalg")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512ifma")
+    })
+}
+
+/// Byte `k` of each table: what card `k` (a bit index) makes under one trump; past the deck 0.
+struct ByteTables {
+    /// The card's points (R1.3).
+    points: [[u8; MASK_BITS]; 4],
+    /// The bit index of its suit's lowest card (nine times the suit).
+    suit_shift: [u8; MASK_BITS],
+}
+
+static BYTE_TABLES: ByteTables = {
+    let mut points = [[0u8; MASK_BITS]; 4];
+    let mut suit_shift = [0u8; MASK_BITS];
+    let mut card = 0;
+    while card < HAND_PLAYS as usize {
+        let mut trump = 0;
+        while trump < 4 {
+            points[trump][card] = CARD_FACTS[trump][card].points as u8;
+            trump += 1;
+        }
+        suit_shift[card] = (card - card % SUIT_CARDS) as u8;
+        card += 1;
+    }
+    ByteTables { points, suit_shift }
+};
+
+/// [`crate::rules::BEATS`] of each card under each trump as whole registers of qwords.
+static BEATS_QWORDS: [[u64; BEATS_REGISTERS * QWORDS]; 4] = {
+    let mut table = [[0u64; BEATS_REGISTERS * QWORDS]; 4];
+    let mut trump = 0;
+    while trump < 4 {
+        let mut card = 0;
+        while card < HAND_PLAYS as usize {
+            table[trump][card] = CARD_FACTS[trump][card].beats;
+            card += 1;
+        }
+        trump += 1;
+    }
+    table
+};
+
+/// `SELECT_IN_NIBBLE[(n << 2) | k]`: the place of the `k`-th set bit of the nibble `n` (0 when
+/// it has no such bit).
+static SELECT_IN_NIBBLE: [u8; MASK_BITS] = {
+    let mut table = [0u8; MASK_BITS];
+    let mut key = 0;
+    while key < MASK_BITS {
+        let (nibble, k) = (key >> 2, key & 3);
+        let mut seen = 0;
+        let mut bit = 0;
+        while bit < 4 {
+            if nibble & (1 << bit) != 0 {
+                if seen == k {
+                    table[key] = bit as u8;
+                }
+                seen += 1;
+            }
+            bit += 1;
+        }
+        key += 1;
+    }
+    table
+};
+
+/// What one search's worlds share (one trump, one set of rules), in registers.
+struct Shared {
+    beats: [__m512i; BEATS_REGISTERS],
+    points: __m512i,
+    suit_shift: __m512i,
+    select_in_nibble: __m512i,
+    trump_mask: __m512i,
+    head: __m512i,
+}
+
+/// The trick under way, lane by lane.
+#[derive(Clone, Copy)]
+struct Trick {
+    /// The cards of the suit led.
+    led: __m512i,
+    /// The cards that would take the trick from its winner so far ([`crate::rules::BEATS`]).
+    beats: __m512i,
+    /// The winner so far, as places after the leader.
+    winner: __m512i,
+    points: __m512i,
+}
+
+/// The worlds' hands and scores, lane by lane.
+struct Lanes {
+    /// The hand of the seat `j` places after the trick's leader, by `j`.
+    places: [__m512i; 4],
+    /// The trick's leader (a seat).
+    leader: __m512i,
+    /// Plays left from the trick's start.
+    left: __m512i,
+    /// Team points credited so far (R6.1).
+    team_points: [__m512i; 2],
+}
+
+/// Whether the worlds can go through the kernel: as many as a register holds, one trump and
+/// one set of rules (a search's worlds always share them).
+pub(crate) fn fits(worlds: &[Rollout]) -> bool {
+    let Some(first) = worlds.first() else {
+        return false;
+    };
+    worlds.len() <= LANES
+        && worlds
+            .iter()
+            .all(|w| w.trump == first.trump && w.rules == first.rules)
+}
+
+/// Plays each of `worlds` to the end at random exactly as
+/// [`Rollout::finish_random_together`] does: the tricks under way first, one card of each such
+/// world in turn, a draw each; then whole tricks, a round of plays (one position of every world
+/// with a trick before the last) taking one draw for each pair of worlds, its low half for the
+/// first and its high half for the second; then the last trick's only cards, drawing nothing.
+///
+/// # Safety
+/// The CPU must have the extensions [`available`] checks; `worlds` must [`fits`].
+pub(crate) unsafe fn finish_random(worlds: &mut [Rollout], rng: &mut SplitMix64) {
+    debug_assert!(fits(worlds));
+    let rules = worlds[0].rules;
+    // The two R5.1 variants that change the masks' logic, fixed at compile time.
+    // SAFETY: the caller's guarantee.
+    unsafe {
+        match (rules.undertrump_optional, rules.partner_exempt) {
+            (false, false) => finish_with::<false, false>(worlds, rng),
+            (false, true) => finish_with::<false, true>(worlds, rng),
+            (true, false) => finish_with::<true, false>(worlds, rng),
+            (true, true) => finish_with::<true, true>(worlds, rng),
+        }
+    }
+}
+
+/// [`finish_random`] under R5.1's `undertrump_optional` and `partner_exempt` as given.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
+    worlds: &mut [Rollout],
+    rng: &mut SplitMix64,
+) {
+    let first = worlds[0];
+    let trump = first.trump as usize;
+    let mut hands = [[0u64; LANES]; SEATS as usize];
+    let mut leader = [0u64; LANES];
+    let mut plays = [0u64; LANES];
+    let mut points = [[0u64; LANES]; 2];
+    let mut trick_len = [0u64; LANES];
+    let mut led = [0u64; LANES];
+    let mut beats = [0u64; LANES];
+    let mut winner = [0u64; LANES];
+    let mut trick_points = [0u64; LANES];
+    for (lane, world) in worlds.iter().enumerate() {
+        let seats = SEATS as usize;
+        let first_seat = (world.to_move as usize + seats - world.trick_len as usize) % seats;
+        for (place, hand) in hands.iter_mut().enumerate() {
+            hand[lane] = world.hands[(first_seat + place) % seats];
+        }
+        leader[lane] = first_seat as u64;
+        plays[lane] = world.plays_left as u64 + world.trick_len as u64;
+        points[0][lane] = world.points[0] as u64;
+        points[1][lane] = world.points[1] as u64;
+        trick_len[lane] = world.trick_len as u64;
+        led[lane] = world.led;
+        beats[lane] = world.beats;
+        winner[lane] = ((world.winner_seat as usize + seats - first_seat) % seats) as u64;
+        trick_points[lane] = world.trick_points as u64;
+    }
+    // SAFETY: every load reads a whole array of 64 bytes (`loadu` needs no alignment).
+    let load = |values: &[u64; LANES]| unsafe { _mm512_loadu_si512(values.as_ptr().cast()) };
+    // SAFETY: as above.
+    let load_bytes = |bytes: &[u8; MASK_BITS]| unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
+    let shared = Shared {
+        beats: core::array::from_fn(|k| {
+            // SAFETY: `k * QWORDS + QWORDS` is within the trump's row.
+            unsafe { _mm512_loadu_si512(BEATS_QWORDS[trump][k * QWORDS..].as_ptr().cast()) }
+        }),
+        points: load_bytes(&BYTE_TABLES.points[trump]),
+        suit_shift: load_bytes(&BYTE_TABLES.suit_shift),
+        select_in_nibble: load_bytes(&SELECT_IN_NIBBLE),
+        trump_mask: _mm512_set1_epi64(first.trump_mask as i64),
+        head: _mm512_set1_epi64(first.head as i64),
+    };
+    let mut lanes = Lanes {
+        places: hands.map(|hand| load(&hand)),
+        leader: load(&leader),
+        left: load(&plays),
+        team_points: points.map(|team| load(&team)),
+    };
+    let mut state = rng.state();
+
+    // The tricks under way: in each round the worlds with one take the next draws in turn.
+    let mut position = load(&trick_len);
+    let mut trick = Trick {
+        led: load(&led),
+        beats: load(&beats),
+        winner: load(&winner),
+        points: load(&trick_points),
+    };
+    let one_to_eight: [u64; LANES] = core::array::from_fn(|k| GOLDEN.wrapping_mul(k as u64 + 1));
+    let one_to_eight = load(&one_to_eight);
+    for _ in 1..TRICK_CARDS {
+        let under_way = _mm512_test_epi64_mask(position, position);
+        if under_way == 0 {
+            break;
+        }
+        let draws = mix64(_mm512_add_epi64(
+            _mm512_set1_epi64(state as i64),
+            one_to_eight,
+        ));
+        state = state.wrapping_add(GOLDEN.wrapping_mul(under_way.count_ones() as u64));
+        let draw = _mm512_maskz_expand_epi64(under_way, draws);
+        let at = |place: u64| _mm512_cmpeq_epu64_mask(position, _mm512_set1_epi64(place as i64));
+        let hand = _mm512_mask_mov_epi64(
+            _mm512_mask_mov_epi64(lanes.places[1], at(2), lanes.places[2]),
+            at(3),
+            lanes.places[3],
+        );
+        // R5.1 `partner_exempt`: the partner (two places back) wins so far.
+        let exempt = if PARTNER_EXEMPT {
+            _mm512_cmpeq_epu64_mask(
+                trick.winner,
+                _mm512_sub_epi64(position, _mm512_set1_epi64(2)),
+            )
+        } else {
+            0
+        };
+        let cards = legal::<UNDERTRUMP_OPTIONAL>(hand, &trick, exempt, &shared);
+        let index = choose(cards, draw, shared.select_in_nibble);
+        let card = _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
+        for (place, hand) in lanes.places.iter_mut().enumerate().skip(1) {
+            *hand = _mm512_mask_andnot_epi64(*hand, under_way & at(place as u64), card, *hand);
+        }
+        take_if_beats(&mut trick, card, index, position, &shared);
+        position = _mm512_mask_add_epi64(position, under_way, position, _mm512_set1_epi64(1));
+        let done = _mm512_cmpeq_epu64_mask(position, _mm512_set1_epi64(TRICK_CARDS as i64));
+        end_trick(&mut lanes, trick, done);
+        position = _mm512_mask_mov_epi64(position, done, _mm512_setzero_si512());
+    }
+
+    // Whole tricks: the generator's states of two rounds' draws (a pair of worlds a draw, the
+    // rounds one after the other), then the draws of all the rounds to come.
+    let draws = worlds.len().div_ceil(2) as u64;
+    let offsets: [u64; 2 * DRAWS_A_ROUND] = core::array::from_fn(|k| {
+        let round = (k / DRAWS_A_ROUND) as u64;
+        GOLDEN.wrapping_mul((k % DRAWS_A_ROUND) as u64 + 1 + round * draws)
+    });
+    let offsets = load(&offsets);
+    let mut two_rounds = || {
+        let mixed = mix64(_mm512_add_epi64(_mm512_set1_epi64(state as i64), offsets));
+        state = state.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
+        (
+            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(mixed)),
+            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(mixed)),
+        )
+    };
+    let four = _mm512_set1_epi64(TRICK_CARDS as i64);
+    loop {
+        let playing = _mm512_cmpgt_epu64_mask(lanes.left, four);
+        if playing == 0 {
+            break;
+        }
+        let (first_draw, second_draw) = two_rounds();
+        let (third_draw, fourth_draw) = two_rounds();
+        let draws = Some([first_draw, second_draw, third_draw, fourth_draw]);
+        play_trick::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(&mut lanes, draws, playing, &shared);
+    }
+    *rng = SplitMix64::new(state);
+
+    // The last trick (R2.4: one card each), drawing nothing.
+    let last = _mm512_cmpeq_epu64_mask(lanes.left, four);
+    if last != 0 {
+        play_trick::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(&mut lanes, None, last, &shared);
+    }
+
+    let store = |register: __m512i, values: &mut [u64; LANES]| {
+        // SAFETY: the store writes the whole array of 64 bytes.
+        unsafe { _mm512_storeu_si512(values.as_mut_ptr().cast(), register) }
+    };
+    for (place, hand) in lanes.places.iter().zip(hands.iter_mut()) {
+        store(*place, hand);
+    }
+    store(lanes.leader, &mut leader);
+    store(lanes.team_points[0], &mut points[0]);
+    store(lanes.team_points[1], &mut points[1]);
+    // Every world is over: its last trick's winner leads nothing more.
+    for (lane, world) in worlds.iter_mut().enumerate() {
+        let seat = leader[lane] as u8;
+        for (place, hand) in hands.iter().enumerate() {
+            world.hands[(seat as usize + place) % SEATS as usize] = hand[lane];
+        }
+        world.to_move = seat;
+        world.winner_seat = seat;
+        world.plays_left = 0;
+        world.trick_len = 0;
+        world.led = ALL;
+        world.beats = 0;
+        world.trick_points = 0;
+        world.points = [points[0][lane] as u32, points[1][lane] as u32];
+    }
+}
+
+/// SplitMix64's output function ([`crate::rng::mix64`]) on each lane.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn mix64(z: __m512i) -> __m512i {
+    let z = _mm512_xor_si512(z, _mm512_srli_epi64::<30>(z));
+    let z = _mm512_mullo_epi64(z, _mm512_set1_epi64(MIX_1 as i64));
+    let z = _mm512_xor_si512(z, _mm512_srli_epi64::<27>(z));
+    let z = _mm512_mullo_epi64(z, _mm512_set1_epi64(MIX_2 as i64));
+    _mm512_xor_si512(z, _mm512_srli_epi64::<31>(z))
+}
+
+/// In each lane, the index of the card of `cards` (not empty) that the low 32 bits of `draw`
+/// choose, as the scalar kernel chooses it: the `k`-th set bit, `k = draw * count >> 32`.
+/// Found bytewise: the byte holding the `k`-th bit is the one whose cards before it number at
+/// most `k` and with it more; inside it, the nibble likewise; inside the nibble, a table.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn choose(cards: __m512i, draw: __m512i, select_in_nibble: __m512i) -> __m512i {
+    /// `vpshufb`'s indices broadcasting an odd qword's lowest byte to its eight bytes (it
+    /// works in 128-bit lanes: an odd qword's lowest byte is byte 8 of its lane; an even
+    /// qword's is byte 0).
+    const ODD_LOW_BYTE: i64 = 0x0808_0808_0808_0808;
+    /// Multiplying per-byte counts by this sums, in each byte, the bytes below it (the cards
+    /// sit in the low five bytes, so 52 bits of product suffice).
+    const BYTES_BELOW: u64 = 0x01_0101_0100;
+    /// Each byte's first bit index within its qword.
+    const BYTE_BASE: u64 = 0x3830_2820_1810_0800;
+    const HIGH_NIBBLE: u64 = 0x0404_0404_0404_0404;
+    const LOW_NIBBLES: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+    const LOW_TWO_BITS: u64 = 0x0303_0303_0303_0303;
+    /// `vpternlogq` of `a | (b & c)`.
+    const A_OR_B_AND_C: i32 = 0xF8;
+    let count = _mm512_popcnt_epi64(cards);
+    let k = _mm512_srli_epi64::<32>(_mm512_mul_epu32(draw, count));
+    let byte_counts = _mm512_popcnt_epi8(cards);
+    let below = _mm512_madd52lo_epu64(
+        _mm512_setzero_si512(),
+        byte_counts,
+        _mm512_set1_epi64(BYTES_BELOW as i64),
+    );
+    let low_byte = _mm512_set_epi64(
+        ODD_LOW_BYTE,
+        0,
+        ODD_LOW_BYTE,
+        0,
+        ODD_LOW_BYTE,
+        0,
+        ODD_LOW_BYTE,
+        0,
+    );
+    // In each byte: which of its cards is the k-th (valid in the byte holding it).
+    let rank = _mm512_sub_epi8(_mm512_shuffle_epi8(k, low_byte), below);
+    let holding = _mm512_cmplt_epu8_mask(rank, byte_counts);
+    let low = _mm512_and_si512(cards, _mm512_set1_epi64(LOW_NIBBLES as i64));
+    let high = _mm512_and_si512(
+        _mm512_srli_epi16::<4>(cards),
+        _mm512_set1_epi64(LOW_NIBBLES as i64),
+    );
+    let low_counts = _mm512_popcnt_epi8(low);
+    let in_high = _mm512_cmpge_epu8_mask(rank, low_counts);
+    let rank = _mm512_mask_sub_epi8(rank, in_high, rank, low_counts);
+    let nibble = _mm512_mask_blend_epi8(in_high, low, high);
+    let key = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(
+        _mm512_slli_epi16::<2>(nibble),
+        rank,
+        _mm512_set1_epi64(LOW_TWO_BITS as i64),
+    );
+    let bit = _mm512_permutexvar_epi8(key, select_in_nibble);
+    let base = _mm512_mask_add_epi8(
+        _mm512_set1_epi64(BYTE_BASE as i64),
+        in_high,
+        _mm512_set1_epi64(BYTE_BASE as i64),
+        _mm512_set1_epi64(HIGH_NIBBLE as i64),
+    );
+    // Only the holding byte is kept: summing a qword's bytes gives its index.
+    _mm512_sad_epu8(
+        _mm512_maskz_add_epi8(holding, bit, base),
+        _mm512_setzero_si512(),
+    )
+}
+
+/// The legal cards (R5.1) of `hand` in each lane, as [`crate::rules::legal_on_masks`]: the
+/// cards of the suit led that head the trick, else the suit led, else (void) the whole hand
+/// when `exempt`, else the trumps that beat, else the whole hand under `undertrump_optional`,
+/// else any trump, else the whole hand.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn legal<const UNDERTRUMP_OPTIONAL: bool>(
+    hand: __m512i,
+    trick: &Trick,
+    exempt: __mmask8,
+    shared: &Shared,
+) -> __m512i {
+    /// `vpternlogq` of `a & b & c`.
+    const ALL_THREE: i32 = 0x80;
+    let follow = _mm512_and_si512(hand, trick.led);
+    let trumps = _mm512_and_si512(hand, shared.trump_mask);
+    let follows = _mm512_test_epi64_mask(hand, trick.led);
+    let cannot_beat = if UNDERTRUMP_OPTIONAL {
+        hand
+    } else {
+        let any_trump = _mm512_test_epi64_mask(hand, shared.trump_mask) & !exempt;
+        _mm512_mask_blend_epi64(any_trump, hand, trumps)
+    };
+    let beat = _mm512_test_epi64_mask(trumps, trick.beats) & !exempt;
+    let void = _mm512_mask_blend_epi64(beat, cannot_beat, _mm512_and_si512(trumps, trick.beats));
+    let heading = _mm512_ternarylogic_epi64::<ALL_THREE>(follow, trick.beats, shared.head);
+    let heads = _mm512_test_epi64_mask(heading, heading);
+    let followed = _mm512_mask_blend_epi64(heads, follow, heading);
+    _mm512_mask_blend_epi64(follows, void, followed)
+}
+
+/// [`crate::rules::BEATS`] of card `index` in each lane: a permute from the trump's table.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn beats_of(index: __m512i, shared: &Shared) -> __m512i {
+    const FIRST_16: i64 = 16;
+    const FIRST_32: i64 = 32;
+    let [b0, b1, b2, b3, b4] = shared.beats;
+    let low = _mm512_permutex2var_epi64(b0, index, b1);
+    let middle = _mm512_permutex2var_epi64(b2, index, b3);
+    let high = _mm512_permutexvar_epi64(index, b4);
+    let below_16 = _mm512_cmplt_epu64_mask(index, _mm512_set1_epi64(FIRST_16));
+    let below_32 = _mm512_cmplt_epu64_mask(index, _mm512_set1_epi64(FIRST_32));
+    _mm512_mask_blend_epi64(
+        below_16,
+        _mm512_mask_blend_epi64(below_32, high, middle),
+        low,
+    )
+}
+
+/// The leader plays card `index` in the `playing` lanes: it wins so far, its suit is led
+/// (R5.2).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn lead(hand: &mut __m512i, index: __m512i, playing: __mmask8, shared: &Shared) -> Trick {
+    let card = _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
+    *hand = _mm512_mask_andnot_epi64(*hand, playing, card, *hand);
+    Trick {
+        led: _mm512_sllv_epi64(
+            _mm512_set1_epi64(LANE as i64),
+            _mm512_permutexvar_epi8(index, shared.suit_shift),
+        ),
+        beats: beats_of(index, shared),
+        winner: _mm512_setzero_si512(),
+        points: _mm512_permutexvar_epi8(index, shared.points),
+    }
+}
+
+/// The seat `PLACE` places after the leader plays in the `playing` lanes: a random legal card
+/// from `draw`, or its only card (the last trick) without one.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn follow<const PLACE: u64, const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
+    hand: &mut __m512i,
+    trick: &mut Trick,
+    draw: Option<__m512i>,
+    playing: __mmask8,
+    shared: &Shared,
+) {
+    let place = _mm512_set1_epi64(PLACE as i64);
+    let (card, index) = match draw {
+        Some(draw) => {
+            // R5.1 `partner_exempt`: the partner (two places back) wins so far.
+            let exempt = if PARTNER_EXEMPT && PLACE >= 2 {
+                _mm512_cmpeq_epu64_mask(trick.winner, _mm512_set1_epi64(PLACE as i64 - 2))
+            } else {
+                0
+            };
+            let cards = legal::<UNDERTRUMP_OPTIONAL>(*hand, trick, exempt, shared);
+            let index = choose(cards, draw, shared.select_in_nibble);
+            (_mm512_sllv_epi64(_mm512_set1_epi64(1), index), index)
+        }
+        None => (*hand, only_card(*hand)),
+    };
+    *hand = _mm512_mask_andnot_epi64(*hand, playing, card, *hand);
+    take_if_beats(trick, card, index, place, shared);
+}
+
+/// A whole trick in the `playing` lanes: each seat's card from its `draws` (one a position),
+/// or without draws its only card (the last trick).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn play_trick<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
+    lanes: &mut Lanes,
+    draws: Option<[__m512i; 4]>,
+    playing: __mmask8,
+    shared: &Shared,
+) {
+    let [lead_draw, second, third, fourth] = match draws {
+        Some(draws) => draws.map(Some),
+        None => [None; 4],
+    };
+    let hand = lanes.places[0];
+    let index = match lead_draw {
+        Some(draw) => choose(hand, draw, shared.select_in_nibble),
+        None => only_card(hand),
+    };
+    let mut trick = lead(&mut lanes.places[0], index, playing, shared);
+    let [_, first, second_place, third_place] = &mut lanes.places;
+    follow::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(first, &mut trick, second, playing, shared);
+    follow::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
+        second_place,
+        &mut trick,
+        third,
+        playing,
+        shared,
+    );
+    follow::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
+        third_place,
+        &mut trick,
+        fourth,
+        playing,
+        shared,
+    );
+    end_trick(lanes, trick, playing);
+}
+
+/// The index of each lane's only card.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn only_card(hand: __m512i) -> __m512i {
+    _mm512_sub_epi64(
+        _mm512_set1_epi64(MASK_BITS as i64 - 1),
+        _mm512_lzcnt_epi64(hand),
+    )
+}
+
+/// Adds `card` (bit `index`), played from `place` places after the leader, to the trick: it
+/// takes the trick when it beats the winner (R5.2), and its points count (R1.3).
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn take_if_beats(
+    trick: &mut Trick,
+    card: __m512i,
+    index: __m512i,
+    place: __m512i,
+    shared: &Shared,
+) {
+    let wins = _mm512_test_epi64_mask(trick.beats, card);
+    trick.beats = _mm512_mask_mov_epi64(trick.beats, wins, beats_of(index, shared));
+    trick.winner = _mm512_mask_mov_epi64(trick.winner, wins, place);
+    trick.points = _mm512_add_epi64(trick.points, _mm512_permutexvar_epi8(index, shared.points));
+}
+
+/// Ends the trick in the `playing` lanes: its winner's team takes its points and, in the
+/// ninth trick, the last (R1.4); the winner leads the next (the hands rotated to it); four
+/// plays fewer are left.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn end_trick(lanes: &mut Lanes, trick: Trick, playing: __mmask8) {
+    let seat = _mm512_and_si512(
+        _mm512_add_epi64(lanes.leader, trick.winner),
+        _mm512_set1_epi64(SEATS as i64 - 1),
+    );
+    let last = _mm512_cmpeq_epu64_mask(lanes.left, _mm512_set1_epi64(TRICK_CARDS as i64));
+    let points = _mm512_mask_add_epi64(
+        trick.points,
+        last,
+        trick.points,
+        _mm512_set1_epi64(LAST_TRICK_BONUS as i64),
+    );
+    let odd_team = _mm512_test_epi64_mask(seat, _mm512_set1_epi64(1));
+    lanes.team_points[0] = _mm512_mask_add_epi64(
+        lanes.team_points[0],
+        playing & !odd_team,
+        lanes.team_points[0],
+        points,
+    );
+    lanes.team_points[1] = _mm512_mask_add_epi64(
+        lanes.team_points[1],
+        playing & odd_team,
+        lanes.team_points[1],
+        points,
+    );
+    // Rotate by the winner's place: by one, then by two.
+    for step in [1, 2] {
+        let moves = playing & _mm512_test_epi64_mask(trick.winner, _mm512_set1_epi64(step as i64));
+        let before = lanes.places;
+        for (place, hand) in lanes.places.iter_mut().enumerate() {
+            *hand = _mm512_mask_mov_epi64(*hand, moves, before[(place + step) % SEATS as usize]);
+        }
+    }
+    lanes.leader = _mm512_mask_mov_epi64(lanes.leader, playing, seat);
+    lanes.left = _mm512_mask_sub_epi64(
+        lanes.left,
+        playing,
+        lanes.left,
+        _mm512_set1_epi64(TRICK_CARDS as i64),
+    );
+}
