@@ -17,7 +17,7 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::rollout::Rollout;
+use crate::rollout::{Rollout, MOST_TOGETHER};
 use crate::rules::{card_points, strength, LANE};
 use crate::state::{Hand, Phase};
 use crate::worlds::{WorldSampler, MAX_TOGETHER};
@@ -587,17 +587,16 @@ const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
 /// CPU overlaps when they are interleaved, or plays in the lanes of vector registers; the walks
 /// count their visits first, a virtual loss, so the walks of a batch spread out as sequential
 /// ones would).
-const BATCH: usize = 8;
-const _: () = assert!(BATCH <= MAX_TOGETHER);
+const BATCH: usize = MOST_TOGETHER;
 const _: () = assert!((CLOCK_EVERY as usize).is_multiple_of(BATCH));
 /// Greedy playouts' batches: their branches mispredict whether interleaved or not, so larger
 /// batches only spread the walks' virtual loss (session 4 measured 4 against 8 and 16).
 const GREEDY_BATCH: usize = 4;
 const _: () = assert!(BATCH.is_multiple_of(GREEDY_BATCH));
 
-/// Iterations a batch under `playout`: random playouts fill the eight lanes of the AVX-512
-/// kernel (rust/rollout/avx512.rs), on every CPU, so that a decision does not depend on the
-/// CPU.
+/// Iterations a batch under `playout`: random playouts fill the two registers of eight lanes
+/// of the AVX-512 kernel (rust/rollout/avx512.rs), on every CPU, so that a decision does not
+/// depend on the CPU.
 fn batch_size(playout: Playout) -> usize {
     match playout {
         Playout::Random => BATCH,
@@ -672,7 +671,10 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
         if size == 0 {
             break;
         }
-        draw(&mut rng, &mut worlds[..size]);
+        // The sampler draws at most MAX_TOGETHER worlds at once; in turn, they are the same.
+        for worlds in worlds[..size].chunks_mut(MAX_TOGETHER) {
+            draw(&mut rng, worlds);
+        }
         for ((world, path), depth) in worlds[..size].iter_mut().zip(&mut paths).zip(&mut depths) {
             // SAFETY: the caller's guarantee.
             *depth = unsafe { walk::<BMI2, W>(tree, world, c, sqrt_ln, &mut rng, path) };

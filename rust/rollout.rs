@@ -32,6 +32,10 @@ const TRICK_CARDS: u8 = 4;
 /// Every card.
 const ALL: u64 = CardSet::DECK.0;
 
+/// The most worlds a random playout batch plays together
+/// ([`Rollout::finish_random_together`]: the AVX-512 kernel's two registers of eight).
+pub(crate) const MOST_TOGETHER: usize = 16;
+
 /// Bit indices of a card mask (a table indexed by any of them needs no bounds check).
 const MASK_BITS: usize = 64;
 
@@ -616,7 +620,7 @@ mod tests {
         }
     }
 
-    /// Batches of one to [`crate::worlds::MAX_TOGETHER`] worlds from random points of random
+    /// Batches of one to [`MOST_TOGETHER`] worlds from random points of random
     /// hands (tricks under way of every length, different tricks left, every R5.1 variant)
     /// finish as specified, on the portable path, the BMI2 path and the AVX-512 kernel where
     /// the CPU has it: every card legal (R5.1), every world over, the same cards drawn. The
@@ -639,12 +643,12 @@ mod tests {
             (world.trump as u8, variant)
         });
         let mut vector_batches = 0;
-        // Batches of every size from one to MAX_TOGETHER in turn (the search's are BATCH).
+        // Batches of every size from one to MOST_TOGETHER in turn (the search's are BATCH).
         let mut rest = &states[..];
         let mut seed = 0u64;
-        let mut sizes_seen = [false; crate::worlds::MAX_TOGETHER];
+        let mut sizes_seen = [false; MOST_TOGETHER];
         while !rest.is_empty() {
-            let size = (1 + seed as usize % crate::worlds::MAX_TOGETHER).min(rest.len());
+            let size = (1 + seed as usize % MOST_TOGETHER).min(rest.len());
             let (batch, tail) = rest.split_at(size);
             rest = tail;
             sizes_seen[size - 1] = true;
@@ -672,7 +676,7 @@ mod tests {
             seed += 1;
         }
         assert!(sizes_seen.iter().all(|&seen| seen), "{sizes_seen:?}");
-        assert!(!vector_kernel() || vector_batches > 200, "{vector_batches}");
+        assert!(!vector_kernel() || vector_batches > 50, "{vector_batches}");
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs

@@ -13,7 +13,7 @@
 use core::arch::x86_64::*;
 use std::sync::OnceLock;
 
-use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, TRICK_CARDS};
+use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, MOST_TOGETHER, TRICK_CARDS};
 use crate::rng::SplitMix64;
 use crate::rules::LANE;
 use crate::scoring::LAST_TRICK_BONUS;
@@ -146,17 +146,22 @@ struct Lanes {
     team_points: [__m512i; 2],
 }
 
-/// Whether the worlds can go through the kernel: as many as a register holds, one trump and
+/// Whether the worlds can go through the kernel: at most [`MOST_TOGETHER`], one trump and
 /// one set of rules (a search's worlds always share them).
 pub(crate) fn fits(worlds: &[Rollout]) -> bool {
     let Some(first) = worlds.first() else {
         return false;
     };
-    worlds.len() <= LANES
+    worlds.len() <= MOST_TOGETHER
         && worlds
             .iter()
             .all(|w| w.trump == first.trump && w.rules == first.rules)
 }
+
+/// Registers of worlds played together at most: two chains of dependent steps, which the CPU
+/// overlaps (one register's chain leaves its vector units idle much of the time).
+const MOST_GROUPS: usize = MOST_TOGETHER / LANES;
+const _: () = assert!(MOST_GROUPS * LANES == MOST_TOGETHER && MOST_GROUPS == 2);
 
 /// Plays each of `worlds` to the end at random exactly as
 /// [`Rollout::finish_random_together`] does: the tricks under way first, one card of each such
@@ -169,28 +174,38 @@ pub(crate) fn fits(worlds: &[Rollout]) -> bool {
 pub(crate) unsafe fn finish_random(worlds: &mut [Rollout], rng: &mut SplitMix64) {
     debug_assert!(fits(worlds));
     let rules = worlds[0].rules;
-    // The two R5.1 variants that change the masks' logic, fixed at compile time.
+    let one = worlds.len() <= LANES;
+    // The two R5.1 variants that change the masks' logic, fixed at compile time, and one
+    // register of worlds or two.
     // SAFETY: the caller's guarantee.
     unsafe {
-        match (rules.undertrump_optional, rules.partner_exempt) {
-            (false, false) => finish_with::<false, false>(worlds, rng),
-            (false, true) => finish_with::<false, true>(worlds, rng),
-            (true, false) => finish_with::<true, false>(worlds, rng),
-            (true, true) => finish_with::<true, true>(worlds, rng),
+        match (rules.undertrump_optional, rules.partner_exempt, one) {
+            (false, false, true) => finish_with::<false, false, 1>(worlds, rng),
+            (false, true, true) => finish_with::<false, true, 1>(worlds, rng),
+            (true, false, true) => finish_with::<true, false, 1>(worlds, rng),
+            (true, true, true) => finish_with::<true, true, 1>(worlds, rng),
+            (false, false, false) => finish_with::<false, false, 2>(worlds, rng),
+            (false, true, false) => finish_with::<false, true, 2>(worlds, rng),
+            (true, false, false) => finish_with::<true, false, 2>(worlds, rng),
+            (true, true, false) => finish_with::<true, true, 2>(worlds, rng),
         }
     }
 }
 
-/// [`finish_random`] under R5.1's `undertrump_optional` and `partner_exempt` as given.
+/// One register's worlds, lane by lane, with their tricks under way.
+struct Group {
+    lanes: Lanes,
+    trick: Trick,
+    /// Cards in the trick under way (0: none under way).
+    position: __m512i,
+}
+
+/// [`Group`] of `worlds` (at most [`LANES`]; the other lanes hold no cards and no plays).
+#[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
-fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
-    worlds: &mut [Rollout],
-    rng: &mut SplitMix64,
-) {
-    let first = worlds[0];
-    let trump = first.trump as usize;
+fn load_group(worlds: &[Rollout]) -> Group {
     let mut hands = [[0u64; LANES]; SEATS as usize];
     let mut leader = [0u64; LANES];
     let mut plays = [0u64; LANES];
@@ -216,124 +231,59 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
         winner[lane] = ((world.winner_seat as usize + seats - first_seat) % seats) as u64;
         trick_points[lane] = world.trick_points as u64;
     }
-    // SAFETY: every load reads a whole array of 64 bytes (`loadu` needs no alignment).
-    let load = |values: &[u64; LANES]| unsafe { _mm512_loadu_si512(values.as_ptr().cast()) };
-    // SAFETY: as above.
-    let load_bytes = |bytes: &[u8; MASK_BITS]| unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) };
-    let shared = Shared {
-        beats: core::array::from_fn(|k| {
-            // SAFETY: `k * QWORDS + QWORDS` is within the trump's row.
-            unsafe { _mm512_loadu_si512(BEATS_QWORDS[trump][k * QWORDS..].as_ptr().cast()) }
-        }),
-        points: load_bytes(&BYTE_TABLES.points[trump]),
-        suit_shift: load_bytes(&BYTE_TABLES.suit_shift),
-        select_in_nibble: load_bytes(&SELECT_IN_NIBBLE),
-        trump_mask: _mm512_set1_epi64(first.trump_mask as i64),
-        head: _mm512_set1_epi64(first.head as i64),
-    };
-    let mut lanes = Lanes {
-        places: hands.map(|hand| load(&hand)),
-        leader: load(&leader),
-        left: load(&plays),
-        team_points: points.map(|team| load(&team)),
-    };
-    let mut state = rng.state();
-
-    // The tricks under way: in each round the worlds with one take the next draws in turn.
-    let mut position = load(&trick_len);
-    let mut trick = Trick {
-        led: load(&led),
-        beats: load(&beats),
-        winner: load(&winner),
-        points: load(&trick_points),
-    };
-    let one_to_eight: [u64; LANES] = core::array::from_fn(|k| GOLDEN.wrapping_mul(k as u64 + 1));
-    let one_to_eight = load(&one_to_eight);
-    for _ in 1..TRICK_CARDS {
-        let under_way = _mm512_test_epi64_mask(position, position);
-        if under_way == 0 {
-            break;
-        }
-        let draws = mix64(_mm512_add_epi64(
-            _mm512_set1_epi64(state as i64),
-            one_to_eight,
-        ));
-        state = state.wrapping_add(GOLDEN.wrapping_mul(under_way.count_ones() as u64));
-        let draw = _mm512_maskz_expand_epi64(under_way, draws);
-        let at = |place: u64| _mm512_cmpeq_epu64_mask(position, _mm512_set1_epi64(place as i64));
-        let hand = _mm512_mask_mov_epi64(
-            _mm512_mask_mov_epi64(lanes.places[1], at(2), lanes.places[2]),
-            at(3),
-            lanes.places[3],
-        );
-        // R5.1 `partner_exempt`: the partner (two places back) wins so far.
-        let exempt = if PARTNER_EXEMPT {
-            _mm512_cmpeq_epu64_mask(
-                trick.winner,
-                _mm512_sub_epi64(position, _mm512_set1_epi64(2)),
-            )
-        } else {
-            0
-        };
-        let cards = legal::<UNDERTRUMP_OPTIONAL>(hand, &trick, exempt, &shared);
-        let index = choose(cards, draw, shared.select_in_nibble);
-        let card = _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
-        for (place, hand) in lanes.places.iter_mut().enumerate().skip(1) {
-            *hand = _mm512_mask_andnot_epi64(*hand, under_way & at(place as u64), card, *hand);
-        }
-        take_if_beats(&mut trick, card, index, position, &shared);
-        position = _mm512_mask_add_epi64(position, under_way, position, _mm512_set1_epi64(1));
-        let done = _mm512_cmpeq_epu64_mask(position, _mm512_set1_epi64(TRICK_CARDS as i64));
-        end_trick(&mut lanes, trick, done);
-        position = _mm512_mask_mov_epi64(position, done, _mm512_setzero_si512());
+    Group {
+        lanes: Lanes {
+            places: hands.map(|hand| load(&hand)),
+            leader: load(&leader),
+            left: load(&plays),
+            team_points: points.map(|team| load(&team)),
+        },
+        trick: Trick {
+            led: load(&led),
+            beats: load(&beats),
+            winner: load(&winner),
+            points: load(&trick_points),
+        },
+        position: load(&trick_len),
     }
+}
 
-    // Whole tricks: the generator's states of two rounds' draws (a pair of worlds a draw, the
-    // rounds one after the other), then the draws of all the rounds to come.
-    let draws = worlds.len().div_ceil(2) as u64;
-    let offsets: [u64; 2 * DRAWS_A_ROUND] = core::array::from_fn(|k| {
-        let round = (k / DRAWS_A_ROUND) as u64;
-        GOLDEN.wrapping_mul((k % DRAWS_A_ROUND) as u64 + 1 + round * draws)
-    });
-    let offsets = load(&offsets);
-    let mut two_rounds = || {
-        let mixed = mix64(_mm512_add_epi64(_mm512_set1_epi64(state as i64), offsets));
-        state = state.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
-        (
-            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(mixed)),
-            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(mixed)),
-        )
-    };
-    let four = _mm512_set1_epi64(TRICK_CARDS as i64);
-    loop {
-        let playing = _mm512_cmpgt_epu64_mask(lanes.left, four);
-        if playing == 0 {
-            break;
-        }
-        let (first_draw, second_draw) = two_rounds();
-        let (third_draw, fourth_draw) = two_rounds();
-        let draws = Some([first_draw, second_draw, third_draw, fourth_draw]);
-        play_trick::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(&mut lanes, draws, playing, &shared);
-    }
-    *rng = SplitMix64::new(state);
+/// A register of lanes from memory.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn load(values: &[u64; LANES]) -> __m512i {
+    // SAFETY: the array is 64 bytes (`loadu` needs no alignment).
+    unsafe { _mm512_loadu_si512(values.as_ptr().cast()) }
+}
 
-    // The last trick (R2.4: one card each), drawing nothing.
-    let last = _mm512_cmpeq_epu64_mask(lanes.left, four);
-    if last != 0 {
-        play_trick::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(&mut lanes, None, last, &shared);
-    }
+/// A register of bytes (a [`MASK_BITS`]-entry table) from memory.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn load_bytes(bytes: &[u8; MASK_BITS]) -> __m512i {
+    // SAFETY: the array is 64 bytes.
+    unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
+}
 
-    let store = |register: __m512i, values: &mut [u64; LANES]| {
+/// Writes the finished `group` back into its `worlds`: every world is over.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn store_group(group: &Group, worlds: &mut [Rollout]) {
+    let store = |register: __m512i| {
+        let mut values = [0u64; LANES];
         // SAFETY: the store writes the whole array of 64 bytes.
-        unsafe { _mm512_storeu_si512(values.as_mut_ptr().cast(), register) }
+        unsafe { _mm512_storeu_si512(values.as_mut_ptr().cast(), register) };
+        values
     };
-    for (place, hand) in lanes.places.iter().zip(hands.iter_mut()) {
-        store(*place, hand);
-    }
-    store(lanes.leader, &mut leader);
-    store(lanes.team_points[0], &mut points[0]);
-    store(lanes.team_points[1], &mut points[1]);
-    // Every world is over: its last trick's winner leads nothing more.
+    let lanes = &group.lanes;
+    let hands = lanes.places.map(store);
+    let leader = store(lanes.leader);
+    let points = lanes.team_points.map(store);
     for (lane, world) in worlds.iter_mut().enumerate() {
         let seat = leader[lane] as u8;
         for (place, hand) in hands.iter().enumerate() {
@@ -350,6 +300,159 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
     }
 }
 
+/// [`finish_random`] under R5.1's `undertrump_optional` and `partner_exempt` as given, on
+/// `GROUPS` registers of worlds.
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, const GROUPS: usize>(
+    worlds: &mut [Rollout],
+    rng: &mut SplitMix64,
+) {
+    let first = worlds[0];
+    let trump = first.trump as usize;
+    let shared = Shared {
+        beats: core::array::from_fn(|k| {
+            // SAFETY: `k * QWORDS + QWORDS` is within the trump's row.
+            unsafe { _mm512_loadu_si512(BEATS_QWORDS[trump][k * QWORDS..].as_ptr().cast()) }
+        }),
+        points: load_bytes(&BYTE_TABLES.points[trump]),
+        suit_shift: load_bytes(&BYTE_TABLES.suit_shift),
+        select_in_nibble: load_bytes(&SELECT_IN_NIBBLE),
+        trump_mask: _mm512_set1_epi64(first.trump_mask as i64),
+        head: _mm512_set1_epi64(first.head as i64),
+    };
+    let chunk =
+        |g: usize| &worlds[(g * LANES).min(worlds.len())..((g + 1) * LANES).min(worlds.len())];
+    let mut groups: [Group; GROUPS] = core::array::from_fn(|g| load_group(chunk(g)));
+    let mut state = rng.state();
+
+    // The tricks under way: in each round the worlds with one take the next draws in turn.
+    let one_to_eight: [u64; LANES] = core::array::from_fn(|k| GOLDEN.wrapping_mul(k as u64 + 1));
+    let one_to_eight = load(&one_to_eight);
+    for _ in 1..TRICK_CARDS {
+        let under_way = groups
+            .each_ref()
+            .map(|group| _mm512_test_epi64_mask(group.position, group.position));
+        if under_way.iter().all(|&lanes| lanes == 0) {
+            break;
+        }
+        for (group, &under_way) in groups.iter_mut().zip(&under_way) {
+            let draws = mix64(_mm512_add_epi64(
+                _mm512_set1_epi64(state as i64),
+                one_to_eight,
+            ));
+            state = state.wrapping_add(GOLDEN.wrapping_mul(under_way.count_ones() as u64));
+            let draw = _mm512_maskz_expand_epi64(under_way, draws);
+            play_under_way::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(group, draw, under_way, &shared);
+        }
+    }
+
+    // Whole tricks: the generator's states of two rounds' draws for each group (a pair of
+    // worlds a draw, the rounds one after the other), then the draws of all the rounds to come.
+    let draws = worlds.len().div_ceil(2) as u64;
+    let offsets: [__m512i; GROUPS] = core::array::from_fn(|g| {
+        let offsets: [u64; 2 * DRAWS_A_ROUND] = core::array::from_fn(|k| {
+            let round = (k / DRAWS_A_ROUND) as u64;
+            let draw = (g * DRAWS_A_ROUND + k % DRAWS_A_ROUND) as u64;
+            GOLDEN.wrapping_mul(draw + 1 + round * draws)
+        });
+        load(&offsets)
+    });
+    let four = _mm512_set1_epi64(TRICK_CARDS as i64);
+    loop {
+        let playing = groups
+            .each_ref()
+            .map(|group| _mm512_cmpgt_epu64_mask(group.lanes.left, four));
+        if playing.iter().all(|&lanes| lanes == 0) {
+            break;
+        }
+        let rounds = |state: u64, offsets: __m512i| {
+            let mixed = mix64(_mm512_add_epi64(_mm512_set1_epi64(state as i64), offsets));
+            (
+                _mm512_cvtepu32_epi64(_mm512_castsi512_si256(mixed)),
+                _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(mixed)),
+            )
+        };
+        let later = state.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
+        let draws_of = offsets.map(|offsets| {
+            let (first, second) = rounds(state, offsets);
+            let (third, fourth) = rounds(later, offsets);
+            [first, second, third, fourth]
+        });
+        state = later.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
+        play_tricks::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+            &mut groups,
+            Some(draws_of),
+            playing,
+            &shared,
+        );
+    }
+    *rng = SplitMix64::new(state);
+
+    // The last trick (R2.4: one card each), drawing nothing.
+    let last = groups
+        .each_ref()
+        .map(|group| _mm512_cmpeq_epu64_mask(group.lanes.left, four));
+    if last.iter().any(|&lanes| lanes != 0) {
+        play_tricks::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+            &mut groups,
+            None,
+            last,
+            &shared,
+        );
+    }
+    for (g, group) in groups.iter().enumerate() {
+        let end = ((g + 1) * LANES).min(worlds.len());
+        store_group(group, &mut worlds[(g * LANES).min(end)..end]);
+    }
+}
+
+/// A card of each world of `group` with a trick under way (the lanes `under_way`) from its
+/// `draw`; a trick that fills is ended.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn play_under_way<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
+    group: &mut Group,
+    draw: __m512i,
+    under_way: __mmask8,
+    shared: &Shared,
+) {
+    let Group {
+        lanes,
+        trick,
+        position,
+    } = group;
+    let at = |place: u64| _mm512_cmpeq_epu64_mask(*position, _mm512_set1_epi64(place as i64));
+    let hand = _mm512_mask_mov_epi64(
+        _mm512_mask_mov_epi64(lanes.places[1], at(2), lanes.places[2]),
+        at(3),
+        lanes.places[3],
+    );
+    // R5.1 `partner_exempt`: the partner (two places back) wins so far.
+    let exempt = if PARTNER_EXEMPT {
+        _mm512_cmpeq_epu64_mask(
+            trick.winner,
+            _mm512_sub_epi64(*position, _mm512_set1_epi64(2)),
+        )
+    } else {
+        0
+    };
+    let cards = legal::<UNDERTRUMP_OPTIONAL>(hand, trick, exempt, shared);
+    let index = choose(cards, draw, shared.select_in_nibble);
+    let card = _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
+    for (place, hand) in lanes.places.iter_mut().enumerate().skip(1) {
+        *hand = _mm512_mask_andnot_epi64(*hand, under_way & at(place as u64), card, *hand);
+    }
+    take_if_beats(trick, card, index, *position, shared);
+    *position = _mm512_mask_add_epi64(*position, under_way, *position, _mm512_set1_epi64(1));
+    let done = _mm512_cmpeq_epu64_mask(*position, _mm512_set1_epi64(TRICK_CARDS as i64));
+    end_trick(lanes, *trick, done);
+    *position = _mm512_mask_mov_epi64(*position, done, _mm512_setzero_si512());
+}
+
 /// SplitMix64's output function ([`crate::rng::mix64`]) on each lane.
 #[inline]
 #[target_feature(
@@ -364,7 +467,8 @@ fn mix64(z: __m512i) -> __m512i {
 }
 
 /// In each lane, the index of the card of `cards` (not empty) that the low 32 bits of `draw`
-/// choose, as the scalar kernel chooses it: the `k`-th set bit, `k = draw * count >> 32`.
+/// choose, as the scalar kernel chooses it: the `k`-th set bit, `k = draw * count >> 32`
+/// (at most 35: the product's fifth byte).
 /// Found bytewise: the byte holding the `k`-th bit is the one whose cards before it number at
 /// most `k` and with it more; inside it, the nibble likewise; inside the nibble, a table.
 #[inline]
@@ -372,10 +476,11 @@ fn mix64(z: __m512i) -> __m512i {
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
 fn choose(cards: __m512i, draw: __m512i, select_in_nibble: __m512i) -> __m512i {
-    /// `vpshufb`'s indices broadcasting an odd qword's lowest byte to its eight bytes (it
-    /// works in 128-bit lanes: an odd qword's lowest byte is byte 8 of its lane; an even
-    /// qword's is byte 0).
-    const ODD_LOW_BYTE: i64 = 0x0808_0808_0808_0808;
+    /// `vpshufb`'s indices broadcasting each qword's fifth byte (bits 32..39, where the
+    /// product `draw * count` holds `k`) to its eight bytes: it works in 128-bit lanes, where
+    /// an even qword's fifth byte is byte 4 and an odd one's byte 12.
+    const EVEN_FIFTH_BYTE: i64 = 0x0404_0404_0404_0404;
+    const ODD_FIFTH_BYTE: i64 = 0x0C0C_0C0C_0C0C_0C0C;
     /// Multiplying per-byte counts by this sums, in each byte, the bytes below it (the cards
     /// sit in the low five bytes, so 52 bits of product suffice).
     const BYTES_BELOW: u64 = 0x01_0101_0100;
@@ -386,51 +491,58 @@ fn choose(cards: __m512i, draw: __m512i, select_in_nibble: __m512i) -> __m512i {
     const LOW_TWO_BITS: u64 = 0x0303_0303_0303_0303;
     /// `vpternlogq` of `a | (b & c)`.
     const A_OR_B_AND_C: i32 = 0xF8;
+    /// `vpternlogq` of `a | b | c`.
+    const ANY_OF_THREE: i32 = 0xFE;
     let count = _mm512_popcnt_epi64(cards);
-    let k = _mm512_srli_epi64::<32>(_mm512_mul_epu32(draw, count));
+    let scaled = _mm512_mul_epu32(draw, count);
     let byte_counts = _mm512_popcnt_epi8(cards);
     let below = _mm512_madd52lo_epu64(
         _mm512_setzero_si512(),
         byte_counts,
         _mm512_set1_epi64(BYTES_BELOW as i64),
     );
-    let low_byte = _mm512_set_epi64(
-        ODD_LOW_BYTE,
-        0,
-        ODD_LOW_BYTE,
-        0,
-        ODD_LOW_BYTE,
-        0,
-        ODD_LOW_BYTE,
-        0,
+    let fifth_byte = _mm512_set_epi64(
+        ODD_FIFTH_BYTE,
+        EVEN_FIFTH_BYTE,
+        ODD_FIFTH_BYTE,
+        EVEN_FIFTH_BYTE,
+        ODD_FIFTH_BYTE,
+        EVEN_FIFTH_BYTE,
+        ODD_FIFTH_BYTE,
+        EVEN_FIFTH_BYTE,
     );
-    // In each byte: which of its cards is the k-th (valid in the byte holding it).
-    let rank = _mm512_sub_epi8(_mm512_shuffle_epi8(k, low_byte), below);
-    let holding = _mm512_cmplt_epu8_mask(rank, byte_counts);
+    // In each nibble: which of its cards is the k-th (valid in the nibble holding it).
     let low = _mm512_and_si512(cards, _mm512_set1_epi64(LOW_NIBBLES as i64));
     let high = _mm512_and_si512(
         _mm512_srli_epi16::<4>(cards),
         _mm512_set1_epi64(LOW_NIBBLES as i64),
     );
     let low_counts = _mm512_popcnt_epi8(low);
-    let in_high = _mm512_cmpge_epu8_mask(rank, low_counts);
-    let rank = _mm512_mask_sub_epi8(rank, in_high, rank, low_counts);
-    let nibble = _mm512_mask_blend_epi8(in_high, low, high);
-    let key = _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(
-        _mm512_slli_epi16::<2>(nibble),
-        rank,
-        _mm512_set1_epi64(LOW_TWO_BITS as i64),
-    );
-    let bit = _mm512_permutexvar_epi8(key, select_in_nibble);
-    let base = _mm512_mask_add_epi8(
-        _mm512_set1_epi64(BYTE_BASE as i64),
-        in_high,
-        _mm512_set1_epi64(BYTE_BASE as i64),
-        _mm512_set1_epi64(HIGH_NIBBLE as i64),
-    );
-    // Only the holding byte is kept: summing a qword's bytes gives its index.
+    let high_counts = _mm512_sub_epi8(byte_counts, low_counts);
+    let below_high = _mm512_add_epi8(below, low_counts);
+    let k = _mm512_shuffle_epi8(scaled, fifth_byte);
+    let rank_low = _mm512_sub_epi8(k, below);
+    let rank_high = _mm512_sub_epi8(k, below_high);
+    let in_low = _mm512_cmplt_epu8_mask(rank_low, low_counts);
+    let in_high = _mm512_cmplt_epu8_mask(rank_high, high_counts);
+    let key = |nibble: __m512i, rank: __m512i| {
+        _mm512_ternarylogic_epi64::<A_OR_B_AND_C>(
+            _mm512_slli_epi16::<2>(nibble),
+            rank,
+            _mm512_set1_epi64(LOW_TWO_BITS as i64),
+        )
+    };
+    let bit_low = _mm512_maskz_permutexvar_epi8(in_low, key(low, rank_low), select_in_nibble);
+    let bit_high = _mm512_maskz_permutexvar_epi8(in_high, key(high, rank_high), select_in_nibble);
+    let base = _mm512_maskz_mov_epi8(in_low | in_high, _mm512_set1_epi64(BYTE_BASE as i64));
+    let base_high = _mm512_maskz_mov_epi8(in_high, _mm512_set1_epi64(HIGH_NIBBLE as i64));
+    // Only the holding nibble's byte is not zero: summing a qword's bytes gives the index.
     _mm512_sad_epu8(
-        _mm512_maskz_add_epi8(holding, bit, base),
+        _mm512_ternarylogic_epi64::<ANY_OF_THREE>(
+            bit_low,
+            bit_high,
+            _mm512_or_si512(base, base_high),
+        ),
         _mm512_setzero_si512(),
     )
 }
@@ -541,45 +653,68 @@ fn follow<const PLACE: u64, const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMP
     take_if_beats(trick, card, index, place, shared);
 }
 
-/// A whole trick in the `playing` lanes: each seat's card from its `draws` (one a position),
-/// or without draws its only card (the last trick).
+/// A whole trick of each group in its `playing` lanes: each seat's card from its group's
+/// `draws` (one a position), or without draws its only card (the last trick). The groups take
+/// each position in turn, so that their chains overlap.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
-fn play_trick<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
-    lanes: &mut Lanes,
-    draws: Option<[__m512i; 4]>,
-    playing: __mmask8,
+fn play_tricks<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, const GROUPS: usize>(
+    groups: &mut [Group; GROUPS],
+    draws: Option<[[__m512i; 4]; GROUPS]>,
+    playing: [__mmask8; GROUPS],
     shared: &Shared,
 ) {
-    let [lead_draw, second, third, fourth] = match draws {
-        Some(draws) => draws.map(Some),
-        None => [None; 4],
-    };
-    let hand = lanes.places[0];
-    let index = match lead_draw {
-        Some(draw) => choose(hand, draw, shared.select_in_nibble),
-        None => only_card(hand),
-    };
-    let mut trick = lead(&mut lanes.places[0], index, playing, shared);
-    let [_, first, second_place, third_place] = &mut lanes.places;
-    follow::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(first, &mut trick, second, playing, shared);
-    follow::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
-        second_place,
-        &mut trick,
-        third,
-        playing,
-        shared,
+    for (g, group) in groups.iter_mut().enumerate() {
+        let hand = group.lanes.places[0];
+        let index = match draws {
+            Some(draws) => choose(hand, draws[g][0], shared.select_in_nibble),
+            None => only_card(hand),
+        };
+        group.trick = lead(&mut group.lanes.places[0], index, playing[g], shared);
+    }
+    follow_in_groups::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+        groups, draws, playing, shared,
     );
-    follow::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
-        third_place,
-        &mut trick,
-        fourth,
-        playing,
-        shared,
+    follow_in_groups::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+        groups, draws, playing, shared,
     );
-    end_trick(lanes, trick, playing);
+    follow_in_groups::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+        groups, draws, playing, shared,
+    );
+    for (group, &playing) in groups.iter_mut().zip(&playing) {
+        end_trick(&mut group.lanes, group.trick, playing);
+    }
+}
+
+/// [`follow`] at `PLACE` in each group in turn.
+#[inline]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
+)]
+fn follow_in_groups<
+    const PLACE: u64,
+    const UNDERTRUMP_OPTIONAL: bool,
+    const PARTNER_EXEMPT: bool,
+    const GROUPS: usize,
+>(
+    groups: &mut [Group; GROUPS],
+    draws: Option<[[__m512i; 4]; GROUPS]>,
+    playing: [__mmask8; GROUPS],
+    shared: &Shared,
+) {
+    for (g, group) in groups.iter_mut().enumerate() {
+        let draw = draws.map(|draws| draws[g][PLACE as usize]);
+        let Group { lanes, trick, .. } = group;
+        follow::<PLACE, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
+            &mut lanes.places[PLACE as usize],
+            trick,
+            draw,
+            playing[g],
+            shared,
+        );
+    }
 }
 
 /// The index of each lane's only card.
