@@ -10,6 +10,9 @@
 //! branches cannot be predicted): the trick keeps the set of cards that would beat its winner
 //! so far (`beats`, from [`BEATS`]), and R5.1 becomes "the first non-empty set" of a fixed list
 //! (see [`Rollout::legal`]).
+//!
+//! Random playouts of up to sixteen worlds run in AVX-512 registers where the CPU has them
+//! (rust/rollout/avx512.rs), playing exactly the cards this scalar code plays.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
