@@ -133,7 +133,8 @@ const fn by_trump(trump_values: [u8; 9], plain_values: [u8; 9]) -> [[u8; 36]; 4]
     }
     table
 }
-const STRENGTH: [[u8; 36]; 4] = by_trump(TRUMP_STRENGTH, PLAIN_STRENGTH);
+/// `STRENGTH[trump][card]`: a card's trick strength in its own suit (R1.2) under `trump`.
+pub(crate) const STRENGTH: [[u8; 36]; 4] = by_trump(TRUMP_STRENGTH, PLAIN_STRENGTH);
 /// `POINTS[trump][card]`: a card's points (R1.3) under `trump`.
 pub(crate) const POINTS: [[u8; 36]; 4] = by_trump(TRUMP_POINTS, PLAIN_POINTS);
 

@@ -11,8 +11,8 @@ use super::table::{Bounds, Key, Table};
 use crate::bits::has_bmi2;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rules::{
-    card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, TRUMP_POINTS,
-    TRUMP_STRENGTH,
+    card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, POINTS, STRENGTH,
+    TRUMP_POINTS, TRUMP_STRENGTH,
 };
 use crate::scoring;
 use crate::seats::{next_seat, partner, team_of};
@@ -198,6 +198,34 @@ struct TrickStart {
     /// The quick bounds ([`Search::sure_bounds`]).
     sure_lower: i32,
     sure_upper: i32,
+}
+
+/// The moves tried at a node and their fail-soft values, none of which refuted the window.
+#[derive(Default)]
+struct Tried {
+    /// The cards tried (card-index bits).
+    cards: u64,
+    /// Each tried card and its value, in the order tried.
+    moves: [(u8, i32); MAX_MOVES],
+    len: usize,
+}
+
+impl Tried {
+    #[inline(always)]
+    fn push(&mut self, card: u8, value: i32) {
+        self.cards |= 1 << card;
+        self.moves[self.len] = (card, value);
+        self.len += 1;
+    }
+
+    /// The value of `card`, which was tried.
+    #[inline(always)]
+    fn value_of(&self, card: u8) -> i32 {
+        self.moves[..self.len]
+            .iter()
+            .find(|&&(tried, _)| tried == card)
+            .map_or(0, |&(_, value)| value)
+    }
 }
 
 /// Up to nine card indices in the order to try them.
@@ -704,6 +732,7 @@ impl<'t> Search<'t> {
         // The killer move, or else the table's hint, is tried before the others are ordered:
         // when it refutes the window (most cut nodes), the ordering is never paid.
         let first = self.first_move(pos, rest, hint);
+        let mut tried = Tried::default();
         if first != NO_CARD {
             rest &= !(1u64 << first);
             let (next, won) = self.play(pos, first);
@@ -712,17 +741,74 @@ impl<'t> Search<'t> {
             if self.improves(pos, beta, &mut best, first, value) || rest == 0 {
                 return best;
             }
+            tried.push(first, value);
         }
         let moves = self.ordered_moves(pos, rest, hint);
         for &card in &moves.cards[..moves.len] {
-            let (next, won) = self.play(pos, card);
-            // SAFETY: passed on from the caller.
-            let value = won + unsafe { self.recurse::<BMI2>(&next, beta - won) };
+            let value = match self.neighbour_bound(pos, beta, &tried, card) {
+                Some(bound) => bound,
+                None => {
+                    let (next, won) = self.play(pos, card);
+                    // SAFETY: passed on from the caller.
+                    won + unsafe { self.recurse::<BMI2>(&next, beta - won) }
+                }
+            };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
             }
+            tried.push(card, value);
         }
         best
+    }
+
+    /// A bound on the value of playing `card` that cannot refute the null window below
+    /// `beta`, from a card of the same suit already tried at this node (its value in `tried`,
+    /// which did not refute the window either) with no live card (held, or in the trick)
+    /// between them in trick order (R1.2): whatever is played afterwards, the two cards win
+    /// and lose the same tricks and are legal in the same positions (R5.1), so swapping them
+    /// changes only which of two tricks each one's points (R1.3) land in, and their values
+    /// differ by at most the difference of their points. `None` when no such bound exists:
+    /// the card must be searched.
+    #[inline(always)]
+    fn neighbour_bound(&self, pos: &Position, beta: i32, tried: &Tried, card: u8) -> Option<i32> {
+        let start = 9 * (card / 9) as u32;
+        if tried.cards & (LANE << start) == 0 {
+            return None;
+        }
+        let trump = self.trump as usize;
+        let is_trump = card as u32 / 9 == trump as u32;
+        let live = ((pos.held | pos.trick_cards) >> start) & LANE;
+        let (by_strength, rank_of) = if is_trump {
+            (TRUMP_BY_STRENGTH[live as usize], &TRUMP_RANK_OF_STRENGTH)
+        } else {
+            (PLAIN_BY_STRENGTH[live as usize], &PLAIN_RANK_OF_STRENGTH)
+        };
+        let strength = STRENGTH[trump][card as usize] as u32;
+        let stronger = by_strength >> (strength + 1);
+        let weaker = by_strength & ((1 << strength) - 1);
+        let mut neighbours = 0u64;
+        if stronger != 0 {
+            let next = strength + 1 + stronger.trailing_zeros();
+            neighbours |= 1 << (start + rank_of[next as usize] as u32);
+        }
+        if weaker != 0 {
+            let next = 15 - weaker.leading_zeros();
+            neighbours |= 1 << (start + rank_of[next as usize] as u32);
+        }
+        let maximizing = team_of(pos.to_move) == 0;
+        let points = POINTS[trump][card as usize] as i32;
+        let mut candidates = neighbours & tried.cards;
+        while candidates != 0 {
+            let other = candidates.trailing_zeros() as u8;
+            candidates &= candidates - 1;
+            let gap = (POINTS[trump][other as usize] as i32 - points).abs();
+            let value = tried.value_of(other);
+            let bound = if maximizing { value + gap } else { value - gap };
+            if (bound >= beta) != maximizing {
+                return Some(bound);
+            }
+        }
+        None
     }
 
     /// The move tried first among `distinct`: the killer move at a lead and at the third
@@ -826,12 +912,17 @@ impl<'t> Search<'t> {
         }
         let moves = self.ordered_moves(pos, replies, NO_CARD);
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
+        let mut tried = Tried::default();
         for &card in &moves.cards[..moves.len] {
             // The reply's place in card order.
             let k = (replies & ((1u64 << card) - 1)).count_ones() as usize;
-            let value = match known[k] {
-                Some(bound) if (bound >= beta) != maximizing => bound,
-                _ => {
+            let known = match known[k] {
+                Some(bound) if (bound >= beta) != maximizing => Some(bound),
+                _ => self.neighbour_bound(pos, beta, &tried, card),
+            };
+            let value = match known {
+                Some(bound) => bound,
+                None => {
                     let (next, won) = self.play(pos, card);
                     // SAFETY: passed on from the caller.
                     won + unsafe { self.recurse::<BMI2>(&next, beta - won) }
@@ -840,6 +931,7 @@ impl<'t> Search<'t> {
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
             }
+            tried.push(card, value);
         }
         best
     }
@@ -991,6 +1083,21 @@ const TRUMP_POINTS_BY_STRENGTH: [u8; 512] = by_strength(TRUMP_STRENGTH, TRUMP_PO
 /// The same for a plain suit.
 const PLAIN_BY_STRENGTH: [u16; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).0;
 const PLAIN_POINTS_BY_STRENGTH: [u8; 512] = by_strength(PLAIN_STRENGTH, PLAIN_POINTS).1;
+
+/// The rank (natural order, 0 = six) of the trump of each strength (R1.2).
+const TRUMP_RANK_OF_STRENGTH: [u8; 9] = rank_of_strength(TRUMP_STRENGTH);
+/// The same for a plain suit.
+const PLAIN_RANK_OF_STRENGTH: [u8; 9] = rank_of_strength(PLAIN_STRENGTH);
+
+const fn rank_of_strength(strength: [u8; 9]) -> [u8; 9] {
+    let mut table = [0u8; 9];
+    let mut rank = 0;
+    while rank < 9 {
+        table[strength[rank] as usize] = rank as u8;
+        rank += 1;
+    }
+    table
+}
 
 /// The strongest card (its natural-rank bit) of a trump lane (natural-rank bits); 0 for none.
 const STRONGEST_TRUMP: [u16; 512] = strongest(TRUMP_STRENGTH);
