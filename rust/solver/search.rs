@@ -120,9 +120,19 @@ impl Position {
     /// trick; R5.2 the winner leads, R1.4 the last 10 with the ninth trick).
     #[inline(always)]
     pub fn play(&self, card: u8, trump: Suit) -> (Position, i32) {
+        self.play_known(
+            card,
+            card_points(Card::from_index_unchecked(card), trump) as u8,
+            BEATS[trump as usize][card as usize],
+        )
+    }
+
+    /// [`Position::play`] with the card's `points` (R1.3) and the cards that would beat it
+    /// (`beats`, R5.2) given.
+    #[inline(always)]
+    fn play_known(&self, card: u8, points: u8, beats: u64) -> (Position, i32) {
         let mut next = *self;
         let bit = 1u64 << card;
-        let points = card_points(Card::from_index_unchecked(card), trump) as u8;
         next.held &= !bit;
         next.hand_points -= points;
         next.trick_points += points;
@@ -131,7 +141,7 @@ impl Position {
         }
         // R5.2: the lead wins so far, and so does a card that beats the winner.
         if self.trick_len == 0 || self.beats & bit != 0 {
-            next.beats = BEATS[trump as usize][card as usize];
+            next.beats = beats;
             next.winner = self.to_move;
         }
         next.trick_len += 1;
@@ -180,6 +190,11 @@ pub struct Search<'t> {
     /// move of a failed-low search is. (At the second and fourth seats the score below orders
     /// better: measured.)
     killers: [[u8; 4]; 37],
+    /// Each card's points (R1.3) under this trump, by card index (every `u8` indexes it: no
+    /// bounds check on the search path).
+    points: [u8; 256],
+    /// The cards that beat each card (R5.2, [`BEATS`]) under this trump, indexed likewise.
+    beats: [u64; 256],
     /// Whether this CPU has BMI2 and POPCNT ([`has_bmi2`]): the search then runs its copy
     /// compiled for them (a mask's `count_ones` one instruction instead of a dozen).
     bmi2: bool,
@@ -253,6 +268,12 @@ impl<'t> Search<'t> {
             nodes: 0,
             passes: 0,
             killers: [[NO_CARD; 4]; 37],
+            points: std::array::from_fn(|card| {
+                POINTS[trump as usize].get(card).copied().unwrap_or(0)
+            }),
+            beats: std::array::from_fn(|card| {
+                BEATS[trump as usize].get(card).copied().unwrap_or(0)
+            }),
             bmi2: has_bmi2(),
         }
     }
@@ -291,7 +312,8 @@ impl<'t> Search<'t> {
     /// if the card completed a trick (the next position then starts a trick).
     #[inline(always)]
     pub fn play(&self, pos: &Position, card: u8) -> (Position, i32) {
-        pos.play(card, self.trump)
+        let card_index = card as usize;
+        pos.play_known(card, self.points[card_index], self.beats[card_index])
     }
 
     /// The exact value of `pos` for team 0 (the points it still wins with best play by all
@@ -796,12 +818,12 @@ impl<'t> Search<'t> {
             neighbours |= 1 << (start + rank_of[next as usize] as u32);
         }
         let maximizing = team_of(pos.to_move) == 0;
-        let points = POINTS[trump][card as usize] as i32;
+        let points = self.points[card as usize] as i32;
         let mut candidates = neighbours & tried.cards;
         while candidates != 0 {
             let other = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;
-            let gap = (POINTS[trump][other as usize] as i32 - points).abs();
+            let gap = (self.points[other as usize] as i32 - points).abs();
             let value = tried.value_of(other);
             let bound = if maximizing { value + gap } else { value - gap };
             if (bound >= beta) != maximizing {
@@ -1015,7 +1037,7 @@ impl<'t> Search<'t> {
             let card = set.trailing_zeros() as u8;
             set &= set - 1;
             let c = Card::from_index_unchecked(card);
-            let points = card_points(c, self.trump) as i32;
+            let points = self.points[card as usize] as i32;
             let score = if card == hint {
                 1_000
             } else if position_in_trick == 0 {
