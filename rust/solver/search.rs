@@ -799,22 +799,42 @@ impl<'t> Search<'t> {
         }
         let trump = self.trump as usize;
         let is_trump = card as u32 / 9 == trump as u32;
-        let live = ((pos.held | pos.trick_cards) >> start) & LANE;
-        let (by_strength, rank_of) = if is_trump {
-            (TRUMP_BY_STRENGTH[live as usize], &TRUMP_RANK_OF_STRENGTH)
+        // The cards another seat holds or has played to this trick: only those ever meet
+        // this seat's cards in a trick.
+        let others = pos.held & !self.owners[pos.to_move as usize] | pos.trick_cards;
+        let lane = |cards: u64| ((cards >> start) & LANE) as usize;
+        let (others, tried_cards, rank_of) = if is_trump {
+            (
+                TRUMP_BY_STRENGTH[lane(others)],
+                TRUMP_BY_STRENGTH[lane(tried.cards)],
+                &TRUMP_RANK_OF_STRENGTH,
+            )
         } else {
-            (PLAIN_BY_STRENGTH[live as usize], &PLAIN_RANK_OF_STRENGTH)
+            (
+                PLAIN_BY_STRENGTH[lane(others)],
+                PLAIN_BY_STRENGTH[lane(tried.cards)],
+                &PLAIN_RANK_OF_STRENGTH,
+            )
         };
         let strength = STRENGTH[trump][card as usize] as u32;
-        let stronger = by_strength >> (strength + 1);
-        let weaker = by_strength & ((1 << strength) - 1);
+        // The strengths between the other seats' nearest cards above and below this one.
+        let stronger = others >> (strength + 1);
+        let below_next = if stronger != 0 {
+            (1u16 << (strength + 1 + stronger.trailing_zeros())) - 1
+        } else {
+            u16::MAX
+        };
+        let weaker = others & ((1 << strength) - 1);
+        let above_previous = if weaker != 0 {
+            !((2u16 << (15 - weaker.leading_zeros())) - 1)
+        } else {
+            u16::MAX
+        };
+        let mut block = tried_cards & below_next & above_previous;
         let mut neighbours = 0u64;
-        if stronger != 0 {
-            let next = strength + 1 + stronger.trailing_zeros();
-            neighbours |= 1 << (start + rank_of[next as usize] as u32);
-        }
-        if weaker != 0 {
-            let next = 15 - weaker.leading_zeros();
+        while block != 0 {
+            let next = block.trailing_zeros();
+            block &= block - 1;
             neighbours |= 1 << (start + rank_of[next as usize] as u32);
         }
         let maximizing = team_of(pos.to_move) == 0;
@@ -913,9 +933,11 @@ impl<'t> Search<'t> {
             won[count] = points;
             count += 1;
         }
-        // The stored bound on each reply's value that could not refute the window: the one
-        // on the maximizer's upper side, the minimizer's lower side.
-        let mut known = [None; MAX_MOVES];
+        // The stored bounds on replies' values that cannot refute the window (the
+        // maximizer's upper bound below `beta`, the minimizer's lower bound at or above it)
+        // stand for their values: those replies are never searched, and they bound the
+        // replies next to them (Search::neighbour_bound).
+        let mut tried = Tried::default();
         let mut cards = replies;
         for k in 0..count {
             let card = cards.trailing_zeros() as u8;
@@ -930,19 +952,19 @@ impl<'t> Search<'t> {
             if !maximizing && upper < beta {
                 return (upper, card);
             }
-            known[k] = Some(if maximizing { upper } else { lower });
+            let bound = if maximizing { upper } else { lower };
+            if (bound >= beta) != maximizing {
+                tried.push(card, bound);
+            }
         }
         let moves = self.ordered_moves(pos, replies, NO_CARD);
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, moves.cards[0]);
-        let mut tried = Tried::default();
         for &card in &moves.cards[..moves.len] {
-            // The reply's place in card order.
-            let k = (replies & ((1u64 << card) - 1)).count_ones() as usize;
-            let known = match known[k] {
-                Some(bound) if (bound >= beta) != maximizing => Some(bound),
-                _ => self.neighbour_bound(pos, beta, &tried, card),
-            };
-            let value = match known {
+            if tried.cards & (1 << card) != 0 {
+                self.improves(pos, beta, &mut best, card, tried.value_of(card));
+                continue;
+            }
+            let value = match self.neighbour_bound(pos, beta, &tried, card) {
                 Some(bound) => bound,
                 None => {
                     let (next, won) = self.play(pos, card);
