@@ -216,12 +216,16 @@ struct TrickStart {
 }
 
 /// The moves tried at a node and their fail-soft values, none of which refuted the window.
+/// (Two plain arrays rather than one of pairs: made at every node, they are zeroed by a few
+/// wide stores instead of one store a field.)
 #[derive(Default)]
 struct Tried {
     /// The cards tried (card-index bits).
     cards: u64,
-    /// Each tried card and its value, in the order tried.
-    moves: [(u8, i32); MAX_MOVES],
+    /// Each tried card, in the order tried.
+    order: [u8; MAX_MOVES],
+    /// The value of each, in the same order.
+    values: [i32; MAX_MOVES],
     len: usize,
 }
 
@@ -229,17 +233,18 @@ impl Tried {
     #[inline(always)]
     fn push(&mut self, card: u8, value: i32) {
         self.cards |= 1 << card;
-        self.moves[self.len] = (card, value);
+        self.order[self.len] = card;
+        self.values[self.len] = value;
         self.len += 1;
     }
 
     /// The value of `card`, which was tried.
     #[inline(always)]
     fn value_of(&self, card: u8) -> i32 {
-        self.moves[..self.len]
+        self.order[..self.len]
             .iter()
-            .find(|&&(tried, _)| tried == card)
-            .map_or(0, |&(_, value)| value)
+            .position(|&tried| tried == card)
+            .map_or(0, |at| self.values[at])
     }
 }
 
