@@ -218,7 +218,6 @@ struct TrickStart {
 /// The moves tried at a node and their fail-soft values, none of which refuted the window.
 /// (Two plain arrays rather than one of pairs: made at every node, they are zeroed by a few
 /// wide stores instead of one store a field.)
-#[derive(Default)]
 struct Tried {
     /// The cards tried (card-index bits).
     cards: u64,
@@ -230,6 +229,14 @@ struct Tried {
 }
 
 impl Tried {
+    /// Nothing tried yet.
+    const NONE: Tried = Tried {
+        cards: 0,
+        order: [0; MAX_MOVES],
+        values: [0; MAX_MOVES],
+        len: 0,
+    };
+
     #[inline(always)]
     fn push(&mut self, card: u8, value: i32) {
         self.cards |= 1 << card;
@@ -759,7 +766,7 @@ impl<'t> Search<'t> {
         // The killer move, or else the table's hint, is tried before the others are ordered:
         // when it refutes the window (most cut nodes), the ordering is never paid.
         let first = self.first_move(pos, rest, hint);
-        let mut tried = Tried::default();
+        let mut tried = Tried::NONE;
         if first != NO_CARD {
             rest &= !(1u64 << first);
             let (next, won) = self.play(pos, first);
@@ -942,7 +949,7 @@ impl<'t> Search<'t> {
         // maximizer's upper bound below `beta`, the minimizer's lower bound at or above it)
         // stand for their values: those replies are never searched, and they bound the
         // replies next to them (Search::neighbour_bound).
-        let mut tried = Tried::default();
+        let mut tried = Tried::NONE;
         let mut cards = replies;
         for k in 0..count {
             let card = cards.trailing_zeros() as u8;
