@@ -190,6 +190,10 @@ pub struct Search<'t> {
     /// move of a failed-low search is. (At the second and fourth seats the score below orders
     /// better: measured.)
     killers: [[u8; 4]; 37],
+    /// While a move is searched beside a tried neighbour (its value alone did not settle it),
+    /// the two cards and their point difference: every trick start under it has a twin, the
+    /// same with the two cards swapped (Search::settled).
+    twin: Option<Twin>,
     /// Each card's points (R1.3) under this trump, by card index (every `u8` indexes it: no
     /// bounds check on the search path).
     points: [u8; 256],
@@ -213,6 +217,17 @@ struct TrickStart {
     /// The quick bounds ([`Search::sure_bounds`]).
     sure_lower: i32,
     sure_upper: i32,
+}
+
+/// Two cards of one seat and suit with no other seat's live card between them in trick order
+/// (R1.2), one played and one tried beside it: positions that differ only by which of the two
+/// is still held have values at most `gap` apart (the points' difference, R1.3).
+#[derive(Clone, Copy)]
+struct Twin {
+    /// The two cards (card-index bits).
+    cards: u64,
+    /// The difference of their points.
+    gap: i32,
 }
 
 /// The moves tried at a node and their fail-soft values, none of which refuted the window.
@@ -280,6 +295,7 @@ impl<'t> Search<'t> {
             nodes: 0,
             passes: 0,
             killers: [[NO_CARD; 4]; 37],
+            twin: None,
             points: std::array::from_fn(|card| {
                 POINTS[trump as usize].get(card).copied().unwrap_or(0)
             }),
@@ -572,6 +588,25 @@ impl<'t> Search<'t> {
         if upper <= alpha {
             return Ok(upper);
         }
+        // Under a move searched beside its tried neighbour, the twin of this position (the
+        // two cards swapped, one of them still held) was searched under the neighbour: the
+        // values differ by at most the two cards' point difference (Search::neighbour_bound).
+        if let Some(twin) = self.twin {
+            if (pos.held & twin.cards).count_ones() == 1 {
+                if let Some(b) = self
+                    .table
+                    .probe(self.table.key(pos.held ^ twin.cards, pos.leader))
+                {
+                    let (lower, upper) = (b.lower as i32 - twin.gap, b.upper as i32 + twin.gap);
+                    if lower >= beta {
+                        return Ok(lower);
+                    }
+                    if upper <= alpha {
+                        return Ok(upper);
+                    }
+                }
+            }
+        }
         Err(TrickStart {
             left,
             key,
@@ -780,12 +815,9 @@ impl<'t> Search<'t> {
         let moves = self.ordered_moves(pos, rest, hint);
         for &card in &moves.cards[..moves.len] {
             let value = match self.neighbour_bound(pos, beta, &tried, card) {
-                Some(bound) => bound,
-                None => {
-                    let (next, won) = self.play(pos, card);
-                    // SAFETY: passed on from the caller.
-                    won + unsafe { self.recurse::<BMI2>(&next, beta - won) }
-                }
+                Ok(bound) => bound,
+                // SAFETY: passed on from the caller.
+                Err(twin) => unsafe { self.search_move::<BMI2>(pos, card, beta, twin) },
             };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
@@ -801,13 +833,19 @@ impl<'t> Search<'t> {
     /// between them in trick order (R1.2): whatever is played afterwards, the two cards win
     /// and lose the same tricks and are legal in the same positions (R5.1), so swapping them
     /// changes only which of two tricks each one's points (R1.3) land in, and their values
-    /// differ by at most the difference of their points. `None` when no such bound exists:
-    /// the card must be searched.
+    /// differ by at most the difference of their points. `Err` when no such bound exists:
+    /// the card must be searched, with its [`Twin`] when it has such a neighbour.
     #[inline(always)]
-    fn neighbour_bound(&self, pos: &Position, beta: i32, tried: &Tried, card: u8) -> Option<i32> {
+    fn neighbour_bound(
+        &self,
+        pos: &Position,
+        beta: i32,
+        tried: &Tried,
+        card: u8,
+    ) -> Result<i32, Option<Twin>> {
         let start = 9 * (card / 9) as u32;
         if tried.cards & (LANE << start) == 0 {
-            return None;
+            return Err(None);
         }
         let trump = self.trump as usize;
         let is_trump = card as u32 / 9 == trump as u32;
@@ -852,6 +890,7 @@ impl<'t> Search<'t> {
         let maximizing = team_of(pos.to_move) == 0;
         let points = self.points[card as usize] as i32;
         let mut candidates = neighbours & tried.cards;
+        let mut twin = None;
         while candidates != 0 {
             let other = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;
@@ -859,10 +898,39 @@ impl<'t> Search<'t> {
             let value = tried.value_of(other);
             let bound = if maximizing { value + gap } else { value - gap };
             if (bound >= beta) != maximizing {
-                return Some(bound);
+                return Ok(bound);
             }
+            twin = Some(Twin {
+                cards: 1 << other | 1 << card,
+                gap,
+            });
         }
-        None
+        Err(twin)
+    }
+
+    /// Plays `card` and searches the position after it against the null window below
+    /// `beta`, with `twin` (if any) the twin of every trick start under it (see
+    /// [`Search::settled`]); returns the fail-soft value, the card's points included.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
+    #[inline(always)]
+    unsafe fn search_move<const BMI2: bool>(
+        &mut self,
+        pos: &Position,
+        card: u8,
+        beta: i32,
+        twin: Option<Twin>,
+    ) -> i32 {
+        let outer = self.twin;
+        if twin.is_some() {
+            self.twin = twin;
+        }
+        let (next, won) = self.play(pos, card);
+        // SAFETY: passed on from the caller.
+        let value = won + unsafe { self.recurse::<BMI2>(&next, beta - won) };
+        self.twin = outer;
+        value
     }
 
     /// The move tried first among `distinct`: the killer move at a lead and at the third
@@ -977,12 +1045,9 @@ impl<'t> Search<'t> {
                 continue;
             }
             let value = match self.neighbour_bound(pos, beta, &tried, card) {
-                Some(bound) => bound,
-                None => {
-                    let (next, won) = self.play(pos, card);
-                    // SAFETY: passed on from the caller.
-                    won + unsafe { self.recurse::<BMI2>(&next, beta - won) }
-                }
+                Ok(bound) => bound,
+                // SAFETY: passed on from the caller.
+                Err(twin) => unsafe { self.search_move::<BMI2>(pos, card, beta, twin) },
             };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
