@@ -140,6 +140,7 @@ impl Solver {
         let mut guess = points_left / 2;
         let mut best_for_mover = None;
         let mut previous_suit = None;
+        let mut solved = 0u64;
         let mut bits = distinct;
         while bits != 0 {
             let card = bits.trailing_zeros() as u8;
@@ -150,7 +151,16 @@ impl Solver {
             }
             previous_suit = Some(suit);
             let (next, won) = search.play(&pos, card);
-            let team0 = won + search.value(&next, guess - won);
+            // A play next to one already solved (same suit, no other seat's card between)
+            // is searched beside it: its positions' twins are in the table.
+            let neighbours = search.neighbours(&pos, card, solved);
+            let team0 = won
+                + if neighbours != 0 {
+                    search.value_beside(&next, guess - won, card, neighbours.trailing_zeros() as u8)
+                } else {
+                    search.value(&next, guess - won)
+                };
+            solved |= 1 << card;
             guess = team0;
             let value = for_mover(team0);
             best_for_mover = Some(best_for_mover.map_or(value, |best: i32| best.max(value)));

@@ -369,6 +369,26 @@ impl<'t> Search<'t> {
         }
     }
 
+    /// [`Search::value`] of `pos`, reached by playing `card` beside `neighbour` (an earlier
+    /// play from the same position, one of [`Search::neighbours`], already searched on this
+    /// table): every trick start under it has a twin under the neighbour (Search::settled).
+    pub(super) fn value_beside(
+        &mut self,
+        pos: &Position,
+        guess: i32,
+        card: u8,
+        neighbour: u8,
+    ) -> i32 {
+        let outer = self.twin;
+        self.twin = Some(Twin {
+            cards: 1 << card | 1 << neighbour,
+            gap: (self.points[card as usize] as i32 - self.points[neighbour as usize] as i32).abs(),
+        });
+        let value = self.value(pos, guess);
+        self.twin = outer;
+        value
+    }
+
     /// Fail-soft alpha-beta on the window (`alpha`, `beta`), principal variation first: the
     /// result is exact inside the window, an upper bound at or below `alpha`, a lower bound
     /// at or above `beta`. A null window goes to [`Search::search`].
@@ -847,46 +867,7 @@ impl<'t> Search<'t> {
         if tried.cards & (LANE << start) == 0 {
             return Err(None);
         }
-        let trump = self.trump as usize;
-        let is_trump = card as u32 / 9 == trump as u32;
-        // The cards another seat holds or has played to this trick: only those ever meet
-        // this seat's cards in a trick.
-        let others = pos.held & !self.owners[pos.to_move as usize] | pos.trick_cards;
-        let lane = |cards: u64| ((cards >> start) & LANE) as usize;
-        let (others, tried_cards, rank_of) = if is_trump {
-            (
-                TRUMP_BY_STRENGTH[lane(others)],
-                TRUMP_BY_STRENGTH[lane(tried.cards)],
-                &TRUMP_RANK_OF_STRENGTH,
-            )
-        } else {
-            (
-                PLAIN_BY_STRENGTH[lane(others)],
-                PLAIN_BY_STRENGTH[lane(tried.cards)],
-                &PLAIN_RANK_OF_STRENGTH,
-            )
-        };
-        let strength = STRENGTH[trump][card as usize] as u32;
-        // The strengths between the other seats' nearest cards above and below this one.
-        let stronger = others >> (strength + 1);
-        let below_next = if stronger != 0 {
-            (1u16 << (strength + 1 + stronger.trailing_zeros())) - 1
-        } else {
-            u16::MAX
-        };
-        let weaker = others & ((1 << strength) - 1);
-        let above_previous = if weaker != 0 {
-            !((2u16 << (15 - weaker.leading_zeros())) - 1)
-        } else {
-            u16::MAX
-        };
-        let mut block = tried_cards & below_next & above_previous;
-        let mut neighbours = 0u64;
-        while block != 0 {
-            let next = block.trailing_zeros();
-            block &= block - 1;
-            neighbours |= 1 << (start + rank_of[next as usize] as u32);
-        }
+        let neighbours = self.neighbours(pos, card, tried.cards);
         let maximizing = team_of(pos.to_move) == 0;
         let points = self.points[card as usize] as i32;
         let mut candidates = neighbours & tried.cards;
@@ -906,6 +887,56 @@ impl<'t> Search<'t> {
             });
         }
         Err(twin)
+    }
+
+    /// The cards of `candidates` (the seat to move's) with no card of another seat (held, or
+    /// played to this trick) between them and `card` in trick order (R1.2): a seat's own cards
+    /// never meet in a trick, so such cards win and lose the same tricks as `card` whatever is
+    /// played, and are legal in the same positions (R5.1).
+    #[inline(always)]
+    pub(super) fn neighbours(&self, pos: &Position, card: u8, candidates: u64) -> u64 {
+        let start = 9 * (card / 9) as u32;
+        let trump = self.trump as usize;
+        let is_trump = card as u32 / 9 == trump as u32;
+        // The cards another seat holds or has played to this trick: only those ever meet
+        // this seat's cards in a trick.
+        let others = pos.held & !self.owners[pos.to_move as usize] | pos.trick_cards;
+        let lane = |cards: u64| ((cards >> start) & LANE) as usize;
+        let (others, candidates, rank_of) = if is_trump {
+            (
+                TRUMP_BY_STRENGTH[lane(others)],
+                TRUMP_BY_STRENGTH[lane(candidates)],
+                &TRUMP_RANK_OF_STRENGTH,
+            )
+        } else {
+            (
+                PLAIN_BY_STRENGTH[lane(others)],
+                PLAIN_BY_STRENGTH[lane(candidates)],
+                &PLAIN_RANK_OF_STRENGTH,
+            )
+        };
+        let strength = STRENGTH[trump][card as usize] as u32;
+        // The strengths between the other seats' nearest cards above and below this one.
+        let stronger = others >> (strength + 1);
+        let below_next = if stronger != 0 {
+            (1u16 << (strength + 1 + stronger.trailing_zeros())) - 1
+        } else {
+            u16::MAX
+        };
+        let weaker = others & ((1 << strength) - 1);
+        let above_previous = if weaker != 0 {
+            !((2u16 << (15 - weaker.leading_zeros())) - 1)
+        } else {
+            u16::MAX
+        };
+        let mut block = candidates & below_next & above_previous;
+        let mut neighbours = 0u64;
+        while block != 0 {
+            let next = block.trailing_zeros();
+            block &= block - 1;
+            neighbours |= 1 << (start + rank_of[next as usize] as u32);
+        }
+        neighbours
     }
 
     /// Plays `card` and searches the position after it against the null window below
