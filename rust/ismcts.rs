@@ -17,10 +17,13 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::rollout::{Rollout, MOST_TOGETHER};
+use crate::rollout::{has_avx512, Rollout, MOST_TOGETHER};
 use crate::rules::{card_points, strength, LANE};
 use crate::state::{Hand, Phase};
 use crate::worlds::{WorldSampler, MAX_TOGETHER};
+
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 
 const NONE: u32 = u32::MAX;
 /// Iterations between two looks at the clock under a time budget.
@@ -100,20 +103,6 @@ impl IsmctsParams {
     }
 }
 
-/// What the walk over a node's siblings reads of it: UCB1's terms kept ready (`mean` =
-/// reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward change,
-/// so the walk does no division and no square root), its availability count and its action.
-/// 16 bytes: a block of [`BLOCK`] siblings is one cache line.
-#[derive(Clone, Copy, Debug)]
-struct Stats {
-    mean: f32,
-    scale: f32,
-    available: u32,
-    action: u8,
-    /// The seat that took `action` (whose team's reward this node sums).
-    mover: u8,
-}
-
 /// The rest of a node, read only for the child a walk takes and in the back-up.
 #[derive(Clone, Copy, Debug)]
 struct Node {
@@ -126,21 +115,41 @@ struct Node {
 /// An unused slot of a block.
 const EMPTY: u8 = u8::MAX;
 /// Children are kept in blocks of this many adjacent slots, so the walk over a node's children
-/// reads one cache line a block instead of chasing one pointer a child.
-const BLOCK: usize = 4;
+/// reads a few cache lines instead of chasing one pointer a child, and scores a block in one
+/// pass of vector registers where the CPU has AVX-512 (rust/ismcts/avx512.rs).
+const BLOCK: usize = 8;
 
-/// [`BLOCK`] siblings' [`Stats`], aligned to a cache line.
+/// What the walk over [`BLOCK`] siblings reads of them, field by field (a structure of arrays,
+/// so that each field of the whole block is one vector load): UCB1's terms kept ready (`mean`
+/// = reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward
+/// change, so the walk does no division and no square root), the availability counts, the
+/// actions and the seats that took them (whose team's reward each node sums). Slots are filled
+/// in order; an unused one has the action [`EMPTY`]. 152 bytes in three cache lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
-struct Block([Stats; BLOCK]);
+struct Block {
+    mean: [f32; BLOCK],
+    scale: [f32; BLOCK],
+    /// `sqrt(ln (available + 1))`: the term a child scores with when the next walk finds it
+    /// available, kept ready so that the walk's chain from level to level does not wait on
+    /// a lookup (the update for the next walk is off that chain).
+    explore: [f32; BLOCK],
+    available: [u32; BLOCK],
+    action: [u8; BLOCK],
+    mover: [u8; BLOCK],
+    /// The block's actions as a mask (bit `action` of each used slot).
+    actions: u64,
+}
 
-impl Stats {
-    const EMPTY: Stats = Stats {
-        mean: 0.0,
-        scale: 0.0,
-        available: 0,
-        action: EMPTY,
-        mover: 0,
+impl Block {
+    const EMPTY: Block = Block {
+        mean: [0.0; BLOCK],
+        scale: [0.0; BLOCK],
+        explore: [0.0; BLOCK],
+        available: [0; BLOCK],
+        action: [EMPTY; BLOCK],
+        mover: [0; BLOCK],
+        actions: 0,
     };
 }
 
@@ -175,20 +184,23 @@ impl Tree {
 
     fn new_block(&mut self) -> u32 {
         let block = self.blocks.len() as u32;
-        self.blocks.push(Block([Stats::EMPTY; BLOCK]));
+        self.blocks.push(Block::EMPTY);
         self.nodes.extend_from_slice(&[Node::EMPTY; BLOCK]);
         self.next_block.push(NONE);
         block
     }
 
+    /// The block of `slot` and its place there.
     #[inline(always)]
-    fn stats(&self, slot: u32) -> &Stats {
-        &self.blocks[slot as usize / BLOCK].0[slot as usize % BLOCK]
+    fn block_of(slot: u32) -> (usize, usize) {
+        (slot as usize / BLOCK, slot as usize % BLOCK)
     }
 
+    /// The action taken to reach `slot`.
     #[inline(always)]
-    fn stats_mut(&mut self, slot: u32) -> &mut Stats {
-        &mut self.blocks[slot as usize / BLOCK].0[slot as usize % BLOCK]
+    fn action(&self, slot: u32) -> u8 {
+        let (block, k) = Tree::block_of(slot);
+        self.blocks[block].action[k]
     }
 
     /// Adds a child taking `action` (by `mover`) to `parent`, in `free` (an empty slot among
@@ -207,13 +219,15 @@ impl Tree {
             }
             fresh * BLOCK as u32
         };
-        *self.stats_mut(slot) = Stats {
-            mean: 0.0,
-            scale: 1.0,
-            available: 1,
-            action,
-            mover,
-        };
+        let (block, k) = Tree::block_of(slot);
+        let block = &mut self.blocks[block];
+        block.mean[k] = 0.0;
+        block.scale[k] = 1.0;
+        block.available[k] = 1;
+        block.explore[k] = explore_term(2, sqrt_ln_table());
+        block.action[k] = action;
+        block.mover[k] = mover;
+        block.actions |= 1 << action;
         self.nodes[slot as usize] = Node {
             reward: 0.0,
             visits: 1,
@@ -229,19 +243,21 @@ impl Tree {
         let node = &mut self.nodes[slot as usize];
         node.visits += 1;
         let (reward, visits) = (node.reward, node.visits);
-        let stats = self.stats_mut(slot);
-        stats.mean = (reward / visits as f64) as f32;
-        stats.scale = (visits as f32).sqrt().recip();
+        let (block, k) = Tree::block_of(slot);
+        let block = &mut self.blocks[block];
+        block.mean[k] = (reward / visits as f64) as f32;
+        block.scale[k] = (visits as f32).sqrt().recip();
     }
 
     /// Adds a visiting walk's reward to `slot`: `shares` is each team's.
     #[inline(always)]
     fn reward(&mut self, slot: u32, shares: [f64; 2]) {
-        let share = shares[(self.stats(slot).mover & 1) as usize];
+        let (block, k) = Tree::block_of(slot);
+        let block = &mut self.blocks[block];
+        let share = shares[(block.mover[k] & 1) as usize];
         let node = &mut self.nodes[slot as usize];
         node.reward += share;
-        let mean = (node.reward / node.visits as f64) as f32;
-        self.stats_mut(slot).mean = mean;
+        block.mean[k] = (node.reward / node.visits as f64) as f32;
     }
 
     /// Calls `each(slot)` for every child of `parent`.
@@ -249,8 +265,8 @@ impl Tree {
     fn for_children(&self, parent: u32, mut each: impl FnMut(u32)) {
         let mut block = self.nodes[parent as usize].first_block;
         while block != NONE {
-            for (k, stats) in self.blocks[block as usize].0.iter().enumerate() {
-                if stats.action == EMPTY {
+            for (k, &action) in self.blocks[block as usize].action.iter().enumerate() {
+                if action == EMPTY {
                     return;
                 }
                 each(block * BLOCK as u32 + k as u32);
@@ -321,6 +337,11 @@ impl IsmctsBot {
     /// Runs the search over `sampler`'s worlds and returns each legal action's root visits
     /// (summed over threads), by action id.
     pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
+        self.search_on(sampler, seed, Kernel::detect())
+    }
+
+    /// [`IsmctsBot::search`] with the walk's instruction set `kernel` (which the CPU has).
+    fn search_on(&mut self, sampler: &WorldSampler, seed: u64, kernel: Kernel) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         self.trees.resize_with(threads, Tree::spare_or_new);
         // After trump every world is drawn straight into the search kernel; before it (the
@@ -331,6 +352,7 @@ impl IsmctsBot {
                 &|rng, worlds| sampler.sample_rollouts(&template, rng, worlds),
                 template,
                 seed,
+                kernel,
             ),
             None => self.search_over(
                 &|rng, worlds| {
@@ -340,6 +362,7 @@ impl IsmctsBot {
                 },
                 first,
                 seed,
+                kernel,
             ),
         }
     }
@@ -351,6 +374,7 @@ impl IsmctsBot {
         draw: &(impl Fn(&mut SplitMix64, &mut [W]) + Sync),
         template: W,
         seed: u64,
+        kernel: Kernel,
     ) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         let params = self.params;
@@ -367,6 +391,7 @@ impl IsmctsBot {
                 &params,
                 per_thread(0),
                 derive(seed, 0),
+                kernel,
             )]
         } else {
             std::thread::scope(|scope| {
@@ -384,6 +409,7 @@ impl IsmctsBot {
                                 &params,
                                 iterations,
                                 derive(seed, k as u64),
+                                kernel,
                             )
                         })
                     })
@@ -574,6 +600,15 @@ fn sqrt_ln_beyond_table(n: u32) -> f32 {
     sqrt_ln_of(n)
 }
 
+/// `sqrt(ln n)` for an availability count `n`: the table's entry, or else computed.
+#[inline(always)]
+fn explore_term(n: u32, sqrt_ln: &[f32]) -> f32 {
+    match sqrt_ln.get(n as usize) {
+        Some(&value) => value,
+        None => sqrt_ln_beyond_table(n),
+    }
+}
+
 fn sqrt_ln_of(n: u32) -> f32 {
     (n.max(1) as f64).ln().sqrt() as f32
 }
@@ -604,8 +639,35 @@ fn batch_size(playout: Playout) -> usize {
     }
 }
 
+/// The instruction set a tree grows with: the walk's, and the scalar playouts' (random
+/// playouts go through the AVX-512 kernel wherever the CPU has it, rust/rollout/avx512.rs).
+/// Every kernel makes the same decisions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kernel {
+    /// Baseline x86-64 (or another architecture).
+    Portable,
+    /// BMI2 and POPCNT.
+    Bmi2,
+    /// And the walk scores its children in AVX-512 registers (rust/ismcts/avx512.rs).
+    Avx512,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU runs (detected once).
+    fn detect() -> Kernel {
+        if !has_bmi2() {
+            Kernel::Portable
+        } else if has_avx512() {
+            Kernel::Avx512
+        } else {
+            Kernel::Bmi2
+        }
+    }
+}
+
 /// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
-/// makes and returns its root children's visits by action id.
+/// makes with `kernel` (which the CPU must run: [`Kernel::detect`] or a slower one) and
+/// returns its root children's visits by action id.
 fn grow<W: World>(
     tree: &mut Tree,
     draw: &impl Fn(&mut SplitMix64, &mut [W]),
@@ -613,13 +675,20 @@ fn grow<W: World>(
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
+    kernel: Kernel,
 ) -> [u64; 64] {
-    if has_bmi2() {
-        // SAFETY: BMI2 is present.
-        unsafe { grow_bmi2(tree, draw, template, params, iterations, seed) }
-    } else {
+    match kernel {
         // SAFETY: the portable path has no requirement.
-        unsafe { grow_with::<false, W>(tree, draw, template, params, iterations, seed) }
+        Kernel::Portable => unsafe {
+            grow_with::<false, false, W>(tree, draw, template, params, iterations, seed)
+        },
+        // SAFETY: the caller's guarantee: BMI2 is present.
+        Kernel::Bmi2 => unsafe { grow_bmi2(tree, draw, template, params, iterations, seed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the caller's guarantee: BMI2 and the walk's AVX-512 extensions are present.
+        Kernel::Avx512 => unsafe { grow_avx512(tree, draw, template, params, iterations, seed) },
+        #[cfg(not(target_arch = "x86_64"))]
+        Kernel::Avx512 => unreachable!("AVX-512 is detected on x86-64 only"),
     }
 }
 
@@ -633,7 +702,21 @@ unsafe fn grow_bmi2<W: World>(
     seed: u64,
 ) -> [u64; 64] {
     // SAFETY: this function requires BMI2.
-    unsafe { grow_with::<true, W>(tree, draw, template, params, iterations, seed) }
+    unsafe { grow_with::<true, false, W>(tree, draw, template, params, iterations, seed) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512bitalg")]
+unsafe fn grow_avx512<W: World>(
+    tree: &mut Tree,
+    draw: &impl Fn(&mut SplitMix64, &mut [W]),
+    template: W,
+    params: &IsmctsParams,
+    iterations: u32,
+    seed: u64,
+) -> [u64; 64] {
+    // SAFETY: this function requires BMI2 and the walk's AVX-512 extensions.
+    unsafe { grow_with::<true, true, W>(tree, draw, template, params, iterations, seed) }
 }
 
 /// [`grow`] with the instruction set chosen by the caller: batches of up to [`batch_size`]
@@ -641,9 +724,10 @@ unsafe fn grow_bmi2<W: World>(
 /// walks of a batch first, then its playouts together, then its back-ups.
 ///
 /// # Safety
-/// With `BMI2 = true` the CPU must support BMI2.
+/// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
+/// [`avx512::score_block`].
 #[inline(always)]
-unsafe fn grow_with<const BMI2: bool, W: World>(
+unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
     tree: &mut Tree,
     draw: &impl Fn(&mut SplitMix64, &mut [W]),
     template: W,
@@ -677,7 +761,7 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
         }
         for ((world, path), depth) in worlds[..size].iter_mut().zip(&mut paths).zip(&mut depths) {
             // SAFETY: the caller's guarantee.
-            *depth = unsafe { walk::<BMI2, W>(tree, world, c, sqrt_ln, &mut rng, path) };
+            *depth = unsafe { walk::<BMI2, AVX512, W>(tree, world, c, sqrt_ln, &mut rng, path) };
         }
         // SAFETY: the caller's guarantee.
         let scores =
@@ -692,9 +776,58 @@ unsafe fn grow_with<const BMI2: bool, W: World>(
     }
     let mut visits = [0u64; 64];
     tree.for_children(0, |slot| {
-        visits[tree.stats(slot).action as usize] = tree.nodes[slot as usize].visits as u64;
+        visits[tree.action(slot) as usize] = tree.nodes[slot as usize].visits as u64;
     });
     visits
+}
+
+/// Scores the used slots of a block of `children` for a walk in a world whose legal actions
+/// are `legal`, counting each legal child's availability first: UCB1 with the child's own
+/// availability count, `mean + c * sqrt(ln available) * scale`, minus infinity where the child
+/// is not legal. Returns the best score, the lowest slot that has it (ties go to the lowest)
+/// and how many slots are used. The AVX-512 copy ([`avx512::score_block`]) makes the same
+/// operations in the same order, so both return the same values and decisions do not depend
+/// on the CPU.
+#[inline(always)]
+fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32, u32) {
+    let (mut best_score, mut best) = (f32::NEG_INFINITY, 0);
+    for k in 0..BLOCK {
+        let action = children.action[k];
+        if action == EMPTY {
+            return (best_score, best, k as u32);
+        }
+        // An unavailable child counts nothing and scores minus infinity.
+        let available = (legal >> action) & 1;
+        children.available[k] += available as u32;
+        let score = children.mean[k]
+            + c * children.explore[k] * children.scale[k]
+            + UNAVAILABLE[available as usize];
+        children.explore[k] = explore_term(children.available[k] + 1, sqrt_ln);
+        if score > best_score {
+            best_score = score;
+            best = k as u32;
+        }
+    }
+    (best_score, best, BLOCK as u32)
+}
+
+/// [`score_block`], in AVX-512 registers with `AVX512 = true`.
+///
+/// # Safety
+/// With `AVX512 = true` the CPU must have the extensions of [`avx512::score_block`].
+#[inline(always)]
+unsafe fn score_block_with<const AVX512: bool>(
+    children: &mut Block,
+    legal: u64,
+    c: f32,
+    sqrt_ln: &[f32],
+) -> (f32, u32, u32) {
+    #[cfg(target_arch = "x86_64")]
+    if AVX512 {
+        // SAFETY: the caller's guarantee.
+        return unsafe { avx512::score_block(children, legal, c, sqrt_ln) };
+    }
+    score_block(children, legal, c, sqrt_ln)
 }
 
 /// The deepest a path goes: one node an action of a hand (the auction's at most five, and
@@ -707,9 +840,10 @@ const MAX_DEPTH: usize = 48;
 /// length.
 ///
 /// # Safety
-/// With `BMI2 = true` the CPU must support BMI2.
+/// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
+/// [`avx512::score_block`].
 #[inline(always)]
-unsafe fn walk<const BMI2: bool, W: World>(
+unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
     tree: &mut Tree,
     world: &mut W,
     c: f32,
@@ -728,27 +862,21 @@ unsafe fn walk<const BMI2: bool, W: World>(
         let mut block = tree.nodes[node as usize].first_block;
         // Where a new child would go: an empty slot of the last block, or after it.
         let (mut last, mut free) = (NONE, NONE);
-        'walk: while block != NONE {
+        while block != NONE {
             last = block;
-            for (k, n) in tree.blocks[block as usize].0.iter_mut().enumerate() {
-                let slot = block * BLOCK as u32 + k as u32;
-                if n.action == EMPTY {
-                    free = slot;
-                    break 'walk;
-                }
-                // An unavailable child counts nothing and scores minus infinity.
-                let available = (legal >> n.action) & 1;
-                untried &= !(1 << n.action);
-                n.available += available as u32;
-                let explore = match sqrt_ln.get(n.available as usize) {
-                    Some(&value) => value,
-                    None => sqrt_ln_beyond_table(n.available),
-                };
-                let score = n.mean + c * explore * n.scale + UNAVAILABLE[available as usize];
-                if score > best_score {
-                    best_score = score;
-                    best = slot;
-                }
+            let children = &mut tree.blocks[block as usize];
+            untried &= !children.actions;
+            // SAFETY: the caller's guarantee.
+            let (score, lane, filled) =
+                unsafe { score_block_with::<AVX512>(children, legal, c, sqrt_ln) };
+            // Ties go to the lowest slot, within a block (`score_block`) and across blocks.
+            if score > best_score {
+                best_score = score;
+                best = block * BLOCK as u32 + lane;
+            }
+            if filled < BLOCK as u32 {
+                free = block * BLOCK as u32 + filled;
+                break;
             }
             block = tree.next_block[block as usize];
         }
@@ -761,7 +889,7 @@ unsafe fn walk<const BMI2: bool, W: World>(
             return depth + 1;
         }
         tree.visit(best);
-        world.apply(tree.stats(best).action);
+        world.apply(tree.action(best));
         path[depth] = best;
         depth += 1;
         node = best;
@@ -913,6 +1041,7 @@ fn score_shares(score: [u32; 2]) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bits::select;
     use crate::variants::Rules;
 
     /// A bot takes its trees when it first searches, so a default bot searches too, and a bot
@@ -963,6 +1092,107 @@ mod tests {
                         "{preference:?} of {cards:?} under {trump:?}"
                     );
                 }
+            }
+        }
+    }
+
+    /// The kernels this CPU runs, slowest first.
+    fn kernels() -> Vec<Kernel> {
+        let mut kernels = vec![Kernel::Portable];
+        if has_bmi2() {
+            kernels.push(Kernel::Bmi2);
+            if has_avx512() {
+                kernels.push(Kernel::Avx512);
+            }
+        }
+        kernels
+    }
+
+    /// The AVX-512 scoring of a block returns what the scalar loop returns (the best score's
+    /// bits, its lowest slot, the used slots) and leaves the same counts, on random blocks:
+    /// every fill, ties (scores drawn from few values), children unavailable in the world, and
+    /// counts past the `sqrt(ln n)` table.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_block_scores_as_the_scalar_loop() {
+        if !has_avx512() {
+            return;
+        }
+        let sqrt_ln = sqrt_ln_table();
+        let mut rng = SplitMix64::new(7);
+        for round in 0..20_000 {
+            let mut block = Block::EMPTY;
+            let filled = rng.below(BLOCK as u32 + 1) as usize;
+            let mut actions = rng.next_u64();
+            for k in 0..filled {
+                // Distinct actions, as siblings have.
+                let action = select(actions | 1 << 63, 0) as u8;
+                actions &= !(1 << action);
+                block.action[k] = action;
+                block.actions |= 1 << action;
+                block.mean[k] = rng.below(4) as f32 / 4.0;
+                block.scale[k] = 1.0 / (1 + rng.below(3)) as f32;
+                block.available[k] = match rng.below(4) {
+                    0 => SQRT_LN_TABLE_SIZE as u32 - 3 + rng.below(4),
+                    _ => rng.below(200),
+                };
+                block.explore[k] = explore_term(block.available[k] + 1, sqrt_ln);
+            }
+            let legal = rng.next_u64();
+            let c = [0.7, 0.0, 1.3][round % 3];
+            let mut vector = block;
+            let expected = score_block(&mut block, legal, c, sqrt_ln);
+            // SAFETY: the CPU has the extensions (checked above).
+            let got = unsafe { avx512::score_block(&mut vector, legal, c, sqrt_ln) };
+            assert_eq!(
+                (got.0.to_bits(), got.1, got.2),
+                (expected.0.to_bits(), expected.1, expected.2),
+                "{block:?} legal {legal:#x}"
+            );
+            assert_eq!(vector.available, block.available);
+            assert_eq!(
+                vector.explore.map(f32::to_bits),
+                block.explore.map(f32::to_bits)
+            );
+        }
+    }
+
+    /// The portable, BMI2 and AVX-512 walks (those this CPU runs) grow the same trees: the same
+    /// root visits at several positions (the auction searched, trick one, later in the hand),
+    /// budgets, playouts and thread counts.
+    #[test]
+    fn every_kernel_decides_the_same() {
+        let auction = Hand::from_seed(5, 1, Rules::default(), [0, 0]);
+        let mut trick_one = auction;
+        trick_one.apply(36).unwrap();
+        let mut later = trick_one;
+        let mut rng = SplitMix64::new(3);
+        for _ in 0..9 {
+            let action = random_action(later.legal_mask(), &mut rng);
+            later.apply(action).unwrap();
+        }
+        for hand in [auction, trick_one, later] {
+            let sampler = WorldSampler::new(&InfoSet::new(&hand, hand.to_move().unwrap()));
+            for (iterations, threads, playout) in [
+                (50, 1, Playout::Random),
+                (3000, 1, Playout::Random),
+                (2000, 2, Playout::Greedy),
+            ] {
+                let params = IsmctsParams {
+                    iterations,
+                    threads,
+                    playout,
+                    heuristic_bid: false,
+                    ..IsmctsParams::default()
+                };
+                let visits: Vec<[u64; 64]> = kernels()
+                    .into_iter()
+                    .map(|kernel| IsmctsBot::new(params).search_on(&sampler, 19, kernel))
+                    .collect();
+                assert!(
+                    visits.windows(2).all(|pair| pair[0] == pair[1]),
+                    "{params:?} at {hand:?}"
+                );
             }
         }
     }

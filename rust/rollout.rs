@@ -331,7 +331,7 @@ impl Rollout {
         rng: &mut SplitMix64,
     ) {
         // SAFETY: the caller's guarantee; the vector kernel only where the CPU has it.
-        unsafe { Rollout::finish_random_together_on::<BMI2>(worlds, rng, vector_kernel()) }
+        unsafe { Rollout::finish_random_together_on::<BMI2>(worlds, rng, has_avx512()) }
     }
 
     /// [`Rollout::finish_random_together`], the whole tricks in AVX-512 registers when `vector`
@@ -339,7 +339,7 @@ impl Rollout {
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2; with `vector`, AVX-512 (see
-    /// [`vector_kernel`]).
+    /// [`has_avx512`]).
     #[inline(always)]
     unsafe fn finish_random_together_on<const BMI2: bool>(
         worlds: &mut [Rollout],
@@ -457,10 +457,11 @@ impl Rollout {
     }
 }
 
-/// Whether the random playout's whole tricks go through the AVX-512 kernel (the CPU has its
-/// extensions, detected once).
+/// Whether the CPU has the AVX-512 extensions of the vector kernels (detected once): the random
+/// playout's whole tricks go through rust/rollout/avx512.rs, and the search's walk scores its
+/// children with rust/ismcts/avx512.rs (which needs a subset of them).
 #[inline(always)]
-fn vector_kernel() -> bool {
+pub(crate) fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         avx512::available()
@@ -658,7 +659,7 @@ mod tests {
             let mut expected = batch.to_vec();
             let mut expected_rng = SplitMix64::new(seed);
             finish_as_specified(&mut expected, &mut expected_rng);
-            let vector = vector_kernel() && avx512::fits(batch);
+            let vector = has_avx512() && avx512::fits(batch);
             vector_batches += vector as usize;
             for (bmi2, vector) in [(false, false), (has_bmi2(), false), (has_bmi2(), vector)] {
                 let mut worlds = batch.to_vec();
@@ -679,7 +680,7 @@ mod tests {
             seed += 1;
         }
         assert!(sizes_seen.iter().all(|&seen| seen), "{sizes_seen:?}");
-        assert!(!vector_kernel() || vector_batches > 50, "{vector_batches}");
+        assert!(!has_avx512() || vector_batches > 50, "{vector_batches}");
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs

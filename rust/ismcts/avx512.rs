@@ -1,0 +1,96 @@
+//! The walk's scoring of a block of siblings (rust/ismcts.rs, [`super::score_block`]) in
+//! AVX-512 registers (docs/SEARCH.md "Speed", session 8): lane `k` of each register holds
+//! one field of slot `k` of the block (the tree keeps each field of a block contiguous), so
+//! the availability of the block's children in the world walked, their counts, UCB1's scores
+//! and the best of them are a few vector operations instead of a loop with a branch a child.
+//! It makes the scalar loop's arithmetic in the same order (no fused multiply-add), so both
+//! return the same values and a decision does not depend on the CPU (the tests in
+//! rust/ismcts.rs compare the paths). Used only where the CPU has the playout kernel's
+//! extensions ([`crate::rollout::has_avx512`]), a superset of those below.
+
+use core::arch::x86_64::*;
+
+use super::{explore_term, Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
+
+const _: () = assert!(BLOCK == 8, "a block is one register of eight 32-bit lanes");
+/// The lanes of a block: the low [`BLOCK`] bits of a mask.
+const LANES: u8 = u8::MAX;
+
+/// [`super::score_block`]: the block's used slots are those whose action is not [`EMPTY`]
+/// (filled in order), a child is available when bit `action` of `legal` is set (VPSHUFBITQMB:
+/// each action byte picks its bit of `legal`), the counts of the available ones go up by a
+/// masked add, the scores are `mean + c * explore * scale` by the scalar loop's multiplies and
+/// add, minus infinity elsewhere; the best is a maximum over the lanes and the lowest lane equal
+/// to it. The next walk's `explore` terms are gathered from the table after the scores, off
+/// the chain of dependent steps from this level to the next (docs/SEARCH.md "Speed").
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
+pub(super) fn score_block(
+    children: &mut Block,
+    legal: u64,
+    c: f32,
+    sqrt_ln: &[f32],
+) -> (f32, u32, u32) {
+    // SAFETY: `action` is BLOCK = 8 bytes, one 64-bit load.
+    let actions = unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) };
+    let used = _mm_cmpneq_epi8_mask(actions, _mm_set1_epi8(EMPTY as i8)) as u8 & LANES;
+    let available = _mm_bitshuffle_epi64_mask(_mm_set1_epi64x(legal as i64), actions) as u8 & used;
+    // SAFETY: `available` is BLOCK = 8 u32s, one 256-bit register (unaligned access).
+    let counts = unsafe { _mm256_loadu_si256(children.available.as_ptr().cast()) };
+    let counts = _mm256_mask_add_epi32(counts, available, counts, _mm256_set1_epi32(1));
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_si256(children.available.as_mut_ptr().cast(), counts) };
+    // SAFETY: `mean`, `scale` and `explore` are BLOCK = 8 f32s each.
+    let (mean, scale, explore) = unsafe {
+        (
+            _mm256_loadu_ps(children.mean.as_ptr()),
+            _mm256_loadu_ps(children.scale.as_ptr()),
+            _mm256_loadu_ps(children.explore.as_ptr()),
+        )
+    };
+    let score = _mm256_add_ps(
+        mean,
+        _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c), explore), scale),
+    );
+    let score = _mm256_mask_mov_ps(_mm256_set1_ps(f32::NEG_INFINITY), available, score);
+    // The terms of the next walk's scores, off the chain from this level to the next.
+    let next = _mm256_add_epi32(counts, _mm256_set1_epi32(1));
+    let beyond =
+        _mm256_mask_cmpge_epu32_mask(used, next, _mm256_set1_epi32(SQRT_LN_TABLE_SIZE as i32));
+    // SAFETY: the lanes gathered are counts below the table's size.
+    let mut explore = unsafe {
+        _mm256_mmask_i32gather_ps::<4>(_mm256_setzero_ps(), used & !beyond, next, sqrt_ln.as_ptr())
+    };
+    if beyond != 0 {
+        explore = explore_beyond(explore, next, beyond, sqrt_ln);
+    }
+    // SAFETY: as above.
+    unsafe { _mm256_storeu_ps(children.explore.as_mut_ptr(), explore) };
+    let halves = _mm256_max_ps(score, _mm256_permute2f128_ps::<1>(score, score));
+    let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
+    let best = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
+    let lane = _mm256_cmp_ps_mask::<_CMP_EQ_OQ>(score, best).trailing_zeros();
+    (_mm256_cvtss_f32(best), lane, used.count_ones())
+}
+
+/// `explore` with the lanes in `beyond` (counts past the table) computed as the scalar loop
+/// computes them: rare (a child available more than 65,534 times) and out of line.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn explore_beyond(explore: __m256, counts: __m256i, beyond: u8, sqrt_ln: &[f32]) -> __m256 {
+    let mut values = [0f32; BLOCK];
+    let mut lanes = [0u32; BLOCK];
+    // SAFETY: BLOCK = 8 lanes of 32 bits each way.
+    unsafe {
+        _mm256_storeu_ps(values.as_mut_ptr(), explore);
+        _mm256_storeu_si256(lanes.as_mut_ptr().cast(), counts);
+    }
+    for (k, value) in values.iter_mut().enumerate() {
+        if beyond >> k & 1 != 0 {
+            *value = explore_term(lanes[k], sqrt_ln);
+        }
+    }
+    // SAFETY: as above.
+    unsafe { _mm256_loadu_ps(values.as_ptr()) }
+}
