@@ -380,13 +380,19 @@ impl<'t> Search<'t> {
         neighbour: u8,
     ) -> i32 {
         let outer = self.twin;
-        self.twin = Some(Twin {
-            cards: 1 << card | 1 << neighbour,
-            gap: (self.points[card as usize] as i32 - self.points[neighbour as usize] as i32).abs(),
-        });
+        self.twin = Some(self.twin_of(card, neighbour));
         let value = self.value(pos, guess);
         self.twin = outer;
         value
+    }
+
+    /// The [`Twin`] of `card` played beside `neighbour`, one of its [`Search::neighbours`].
+    #[inline(always)]
+    fn twin_of(&self, card: u8, neighbour: u8) -> Twin {
+        Twin {
+            cards: 1 << card | 1 << neighbour,
+            gap: (self.points[card as usize] as i32 - self.points[neighbour as usize] as i32).abs(),
+        }
     }
 
     /// Fail-soft alpha-beta on the window (`alpha`, `beta`), principal variation first: the
@@ -448,7 +454,15 @@ impl<'t> Search<'t> {
             len += moves.len;
         }
         let mut best = (if maximizing { i32::MIN } else { i32::MAX }, order[0]);
+        let mut tried = 0u64;
+        let outer = self.twin;
         for (index, &card) in order[..len].iter().enumerate() {
+            let neighbours = self.neighbours(pos, card, tried);
+            tried |= 1 << card;
+            // Beside a tried neighbour, the positions under this move have twins under it.
+            if neighbours != 0 {
+                self.twin = Some(self.twin_of(card, neighbours.trailing_zeros() as u8));
+            }
             let (next, won) = self.play(pos, card);
             let value = if index == 0 {
                 won + self.search_window(&next, alpha - won, beta - won)
@@ -467,6 +481,7 @@ impl<'t> Search<'t> {
                     test
                 }
             };
+            self.twin = outer;
             if self.improves(
                 pos,
                 if maximizing { beta } else { alpha + 1 },
@@ -869,22 +884,22 @@ impl<'t> Search<'t> {
         }
         let neighbours = self.neighbours(pos, card, tried.cards);
         let maximizing = team_of(pos.to_move) == 0;
-        let points = self.points[card as usize] as i32;
         let mut candidates = neighbours & tried.cards;
         let mut twin = None;
         while candidates != 0 {
             let other = candidates.trailing_zeros() as u8;
             candidates &= candidates - 1;
-            let gap = (self.points[other as usize] as i32 - points).abs();
+            let pair = self.twin_of(card, other);
             let value = tried.value_of(other);
-            let bound = if maximizing { value + gap } else { value - gap };
+            let bound = if maximizing {
+                value + pair.gap
+            } else {
+                value - pair.gap
+            };
             if (bound >= beta) != maximizing {
                 return Ok(bound);
             }
-            twin = Some(Twin {
-                cards: 1 << other | 1 << card,
-                gap,
-            });
+            twin = Some(pair);
         }
         Err(twin)
     }
