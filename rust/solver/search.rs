@@ -406,7 +406,7 @@ impl<'t> Search<'t> {
         if pos.trick_len != 0 {
             return self.best_move_window(pos, alpha, beta, NO_CARD).0;
         }
-        let open = match self.settled(pos, alpha, beta) {
+        let open = match self.settled(pos, alpha, beta, false) {
             Ok(value) => return value,
             Err(open) => open,
         };
@@ -565,7 +565,7 @@ impl<'t> Search<'t> {
             upper,
             hint,
             ..
-        } = match self.settled(pos, beta - 1, beta) {
+        } = match self.settled(pos, beta - 1, beta, true) {
             Ok(value) => return value,
             Err(open) => open,
         };
@@ -585,43 +585,60 @@ impl<'t> Search<'t> {
     }
 
     /// What settles the trick start `pos` against the window (`alpha`, `beta`) without a
-    /// search (`Ok`, fail-soft): the last trick played out, a window beyond the points left,
-    /// a quick bound ([`Search::sure_bounds`], from [`MIN_SURE_CARDS`] cards) or a stored one
-    /// outside the window, or an exact stored value. Otherwise (`Err`) what the search of it starts from.
+    /// search (`Ok`, fail-soft): the last trick played out, a window beyond the points left
+    /// (except at two tricks with nothing stored, when `solve_endgame`: a null window), a
+    /// quick bound ([`Search::sure_bounds`], from [`MIN_SURE_CARDS`] cards) or a stored one
+    /// outside the window, or an exact stored value. Otherwise (`Err`) what the search of it
+    /// starts from.
     #[inline(always)]
-    fn settled(&self, pos: &Position, alpha: i32, beta: i32) -> Result<i32, TrickStart> {
+    fn settled(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        solve_endgame: bool,
+    ) -> Result<i32, TrickStart> {
         let left = pos.held.count_ones();
         if left <= 4 {
             return Ok(self.last_trick(pos));
         }
         let total = pos.points_left();
-        if alpha >= total {
-            return Ok(total);
+        // A two-trick start with nothing stored is solved even on a null window beyond the
+        // points left (nothing and everything are bounds for free there): the routine is
+        // cheap, and the bound it stores (a fail-soft value, often far inside the points
+        // left) settles the windows that come after it (nodes -4 %: docs/SOLVER.md).
+        let endgame = solve_endgame && left <= ENDGAME_CARDS;
+        if !endgame {
+            if alpha >= total {
+                return Ok(total);
+            }
+            if beta <= 0 {
+                return Ok(0);
+            }
         }
-        if beta <= 0 {
-            return Ok(0);
-        }
-        let (sure_lower, sure_upper) = if left >= MIN_SURE_CARDS {
-            self.sure_bounds(pos, total)
-        } else {
-            (0, total)
-        };
-        if sure_lower >= beta {
-            return Ok(sure_lower);
-        }
-        if sure_upper <= alpha {
-            return Ok(sure_upper);
+        let (mut sure_lower, mut sure_upper) = (0, total);
+        if left >= MIN_SURE_CARDS {
+            (sure_lower, sure_upper) = self.sure_bounds(pos, total);
+            if sure_lower >= beta {
+                return Ok(sure_lower);
+            }
+            if sure_upper <= alpha {
+                return Ok(sure_upper);
+            }
         }
         let key = self.table.key(pos.held, pos.leader);
-        let (lower, upper, hint) = match self.table.probe(key) {
+        let stored = self.table.probe(key);
+        let (lower, upper, hint) = match stored {
             Some(b) => (b.lower as i32, b.upper as i32, b.best),
             None => (0, total, NO_CARD),
         };
-        if lower >= beta || lower == upper {
-            return Ok(lower);
-        }
-        if upper <= alpha {
-            return Ok(upper);
+        if stored.is_some() || !endgame {
+            if lower >= beta || lower == upper {
+                return Ok(lower);
+            }
+            if upper <= alpha {
+                return Ok(upper);
+            }
         }
         // Under a move searched beside its tried neighbour, the twin of this position (the
         // two cards swapped, one of them still held) was searched under the neighbour: the
