@@ -165,16 +165,46 @@ impl Node {
 /// `b * BLOCK ..`); the root is slot 0 of block 0, alone.
 /// Aligned to two cache lines so that two threads growing neighbouring trees never write to
 /// one line (false sharing of the vectors' lengths).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 #[repr(align(128))]
 struct Tree {
     blocks: Vec<Block>,
     nodes: Vec<Node>,
     /// The block after each block among the same parent's children, or `NONE`.
     next_block: Vec<u32>,
+    /// The most slots the tree grows to ([`MAX_TREE_SLOTS`]; smaller in tests).
+    max_slots: usize,
+}
+
+/// The most slots a tree holds, about 170 MiB (a slot is about 40 bytes: its node, its share
+/// of a block and of the chain of blocks): a tree grows a node an iteration, so a search of
+/// some minutes (a time budget may be an hour, an iteration budget 100 million) would
+/// otherwise take all the memory there is. A full tree adds no node: its walks go on through
+/// the children it has, and one that reaches a position none of whose legal actions has a
+/// child plays out from there.
+const MAX_TREE_SLOTS: usize = 1 << 22;
+/// The most iterations one tree takes: its visit and availability counts are `u32`. A time
+/// budget stops there too (at about 3 million iterations a second, after some 20 minutes).
+const MAX_TREE_ITERATIONS: u32 = u32::MAX - (1 << 16);
+
+impl Default for Tree {
+    fn default() -> Tree {
+        Tree {
+            blocks: Vec::new(),
+            nodes: Vec::new(),
+            next_block: Vec::new(),
+            max_slots: MAX_TREE_SLOTS,
+        }
+    }
 }
 
 impl Tree {
+    /// Whether the tree has no room for another block of children.
+    #[inline(always)]
+    fn is_full(&self) -> bool {
+        self.nodes.len() + BLOCK > self.max_slots
+    }
+
     fn reset(&mut self) {
         self.blocks.clear();
         self.nodes.clear();
@@ -297,11 +327,12 @@ const SPARE_TREE_BYTES: usize = 16 << 20;
 impl Tree {
     /// A spare tree if one is left, else a new one.
     fn spare_or_new() -> Tree {
-        SPARE
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .pop()
-            .unwrap_or_default()
+        let spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        // A spare tree's memory, not its limit (a test's may be smaller).
+        spare.map_or_else(Tree::default, |tree| Tree {
+            max_slots: MAX_TREE_SLOTS,
+            ..tree
+        })
     }
 }
 
@@ -748,6 +779,7 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
     let batch = batch_size(params.playout);
     loop {
         let size = match deadline {
+            _ if done >= MAX_TREE_ITERATIONS => 0,
             Some(deadline) if done.is_multiple_of(CLOCK_EVERY) && Instant::now() >= deadline => 0,
             Some(_) => batch,
             None => (iterations - done).min(batch as u32) as usize,
@@ -880,13 +912,17 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
             }
             block = tree.next_block[block as usize];
         }
-        if untried != 0 {
+        if untried != 0 && !tree.is_full() {
             // SAFETY: the caller's guarantee.
             let action =
                 unsafe { select_with::<BMI2>(untried, rng.below(untried.count_ones())) } as u8;
             path[depth] = tree.add_child(node, free, last, action, mover);
             world.apply(action);
             return depth + 1;
+        }
+        if best_score == f32::NEG_INFINITY {
+            // A full tree with no child legal here ([`MAX_TREE_SLOTS`]): play out from here.
+            return depth;
         }
         tree.visit(best);
         world.apply(tree.action(best));
@@ -1066,6 +1102,35 @@ mod tests {
     /// the most points for a winning partner (the last such card), the cheapest winner (plain
     /// before trump, then weakest: the first such card), the cheapest card (fewest points,
     /// then plain, then weakest: the first such), for random sets under every trump.
+    #[test]
+    fn a_full_tree_grows_no_more_and_still_searches() {
+        let mut hand = Hand::from_seed(3, 0, Rules::default(), [0, 0]);
+        hand.apply(36).unwrap();
+        let sampler = WorldSampler::new(&InfoSet::new(&hand, hand.to_move().unwrap()));
+        let iterations = 5_000;
+        let params = IsmctsParams {
+            iterations,
+            playout: Playout::Random,
+            ..IsmctsParams::default()
+        };
+        let max_slots = 40 * BLOCK;
+        let mut bot = IsmctsBot {
+            params,
+            trees: vec![Tree {
+                max_slots,
+                ..Tree::default()
+            }],
+        };
+        let visits = bot.search(&sampler, 11);
+        let tree = &bot.trees[0];
+        assert!(tree.is_full() && tree.nodes.len() <= max_slots);
+        // The root's children (every legal lead) came first: every walk still takes one.
+        assert_eq!(visits.iter().sum::<u64>(), iterations as u64);
+        let legal = hand.legal_mask();
+        assert!((0..64).all(|action| visits[action] == 0 || legal >> action & 1 == 1));
+        assert_eq!(bot.search(&sampler, 11), visits);
+    }
+
     #[test]
     fn greedy_preferences_match_a_loop_over_the_cards() {
         let orders = greedy_orders();
