@@ -17,6 +17,7 @@ use crate::rules::{
 use crate::scoring;
 use crate::seats::{next_seat, partner, team_of};
 use crate::variants::Rules;
+use std::mem::MaybeUninit;
 
 /// R1.4: the winner of the ninth trick adds 10.
 pub const LAST_TRICK_BONUS: i32 = scoring::LAST_TRICK_BONUS as i32;
@@ -230,43 +231,45 @@ struct Twin {
     gap: i32,
 }
 
+/// Slots of [`Tried`]'s values: one for each card index a `u64` card set can hold.
+const CARD_SLOTS: usize = 64;
+
 /// The moves tried at a node and their fail-soft values, none of which refuted the window.
-/// (Two plain arrays rather than one of pairs: made at every node, they are zeroed by a few
-/// wide stores instead of one store a field.)
+/// Made at every node, so only the set is initialised: a value is written by card index when
+/// its card is tried and read only for a card of the set (no zeroing, no search by card).
 struct Tried {
     /// The cards tried (card-index bits).
     cards: u64,
-    /// Each tried card, in the order tried.
-    order: [u8; MAX_MOVES],
-    /// The value of each, in the same order.
-    values: [i32; MAX_MOVES],
-    len: usize,
+    /// The value of each tried card, by card index (the others uninitialised).
+    values: [MaybeUninit<i32>; CARD_SLOTS],
 }
 
 impl Tried {
     /// Nothing tried yet.
-    const NONE: Tried = Tried {
-        cards: 0,
-        order: [0; MAX_MOVES],
-        values: [0; MAX_MOVES],
-        len: 0,
-    };
+    #[inline(always)]
+    fn none() -> Tried {
+        Tried {
+            cards: 0,
+            values: [MaybeUninit::uninit(); CARD_SLOTS],
+        }
+    }
 
     #[inline(always)]
     fn push(&mut self, card: u8, value: i32) {
         self.cards |= 1 << card;
-        self.order[self.len] = card;
-        self.values[self.len] = value;
-        self.len += 1;
+        self.values[card as usize % CARD_SLOTS] = MaybeUninit::new(value);
     }
 
-    /// The value of `card`, which was tried.
+    /// The value of `card`, which was tried (0 for a card that was not).
     #[inline(always)]
     fn value_of(&self, card: u8) -> i32 {
-        self.order[..self.len]
-            .iter()
-            .position(|&tried| tried == card)
-            .map_or(0, |at| self.values[at])
+        let slot = card as usize % CARD_SLOTS;
+        if self.cards & (1 << slot) != 0 {
+            // SAFETY: `push` wrote this slot when it put the card in the set.
+            unsafe { self.values[slot].assume_init() }
+        } else {
+            0
+        }
     }
 }
 
@@ -853,7 +856,7 @@ impl<'t> Search<'t> {
         // The killer move, or else the table's hint, is tried before the others are ordered:
         // when it refutes the window (most cut nodes), the ordering is never paid.
         let first = self.first_move(pos, rest, hint);
-        let mut tried = Tried::NONE;
+        let mut tried = Tried::none();
         if first != NO_CARD {
             rest &= !(1u64 << first);
             let (next, won) = self.play(pos, first);
@@ -1062,8 +1065,9 @@ impl<'t> Search<'t> {
         let replies = self.distinct_moves(pos, self.legal(pos));
         // Each reply's key and points, in card order (the order does not matter until a
         // reply has to be searched: a third of these nodes are settled here).
-        let mut keys = [Key::default(); MAX_MOVES];
-        let mut won = [0; MAX_MOVES];
+        // (Only the first `count` of each are written, and read.)
+        let mut keys = [MaybeUninit::<Key>::uninit(); MAX_MOVES];
+        let mut won = [MaybeUninit::<i32>::uninit(); MAX_MOVES];
         let mut cards = replies;
         let mut count = 0;
         while cards != 0 {
@@ -1072,23 +1076,25 @@ impl<'t> Search<'t> {
             let (next, points) = self.play(pos, card);
             let key = self.table.key(next.held, next.leader);
             self.table.prefetch(key);
-            keys[count] = key;
-            won[count] = points;
+            keys[count] = MaybeUninit::new(key);
+            won[count] = MaybeUninit::new(points);
             count += 1;
         }
         // The stored bounds on replies' values that cannot refute the window (the
         // maximizer's upper bound below `beta`, the minimizer's lower bound at or above it)
         // stand for their values: those replies are never searched, and they bound the
         // replies next to them (Search::neighbour_bound).
-        let mut tried = Tried::NONE;
+        let mut tried = Tried::none();
         let mut cards = replies;
         for k in 0..count {
             let card = cards.trailing_zeros() as u8;
             cards &= cards - 1;
-            let Some(bounds) = self.table.probe(keys[k]) else {
+            // SAFETY: the loop above wrote the first `count` keys and points.
+            let (key, points) = unsafe { (keys[k].assume_init(), won[k].assume_init()) };
+            let Some(bounds) = self.table.probe(key) else {
                 continue;
             };
-            let (lower, upper) = (won[k] + bounds.lower as i32, won[k] + bounds.upper as i32);
+            let (lower, upper) = (points + bounds.lower as i32, points + bounds.upper as i32);
             if maximizing && lower >= beta {
                 return (lower, card);
             }
@@ -1176,7 +1182,8 @@ impl<'t> Search<'t> {
             cards: [0; MAX_MOVES],
             len: 0,
         };
-        let mut scores = [0i32; MAX_MOVES];
+        // Each move's score, best first (only the first `moves.len` written, and read).
+        let mut scores = [MaybeUninit::<i32>::uninit(); MAX_MOVES];
         let mut set = distinct;
         if set & (set - 1) == 0 {
             // A forced move: nothing to order.
@@ -1225,12 +1232,13 @@ impl<'t> Search<'t> {
             };
             // Insertion by score, best first (ties: the lower card first).
             let mut at = moves.len;
-            while at > 0 && scores[at - 1] < score {
+            // SAFETY: the scores below `moves.len` were written.
+            while at > 0 && unsafe { scores[at - 1].assume_init() } < score {
                 scores[at] = scores[at - 1];
                 moves.cards[at] = moves.cards[at - 1];
                 at -= 1;
             }
-            scores[at] = score;
+            scores[at] = MaybeUninit::new(score);
             moves.cards[at] = card;
             moves.len += 1;
         }
