@@ -193,6 +193,7 @@ impl Table {
     }
 
     /// Whether `entry` holds `tag` in this generation: one mask and one compare.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse4.1")))]
     #[inline(always)]
     fn matches(&self, entry: u64, tag: u64) -> bool {
         entry & (TAG_MASK | !0 << GENERATION_SHIFT) == tag | self.generation << GENERATION_SHIFT
@@ -218,15 +219,44 @@ impl Table {
     #[inline(always)]
     pub fn probe(&self, key: Key) -> Option<Bounds> {
         let (at, tag) = Table::place(key);
-        self.buckets[at]
-            .0
-            .iter()
-            .find(|&&e| self.matches(e, tag))
-            .map(|&e| Bounds {
-                lower: (e >> LOWER_SHIFT) as u8,
-                upper: (e >> UPPER_SHIFT) as u8,
-                best: ((e >> BEST_SHIFT) & BEST_MASK) as u8,
-            })
+        let bucket = &self.buckets[at];
+        let slot = self.matching_slot(bucket, tag)?;
+        let e = bucket.0[slot];
+        Some(Bounds {
+            lower: (e >> LOWER_SHIFT) as u8,
+            upper: (e >> UPPER_SHIFT) as u8,
+            best: ((e >> BEST_SHIFT) & BEST_MASK) as u8,
+        })
+    }
+
+    /// The slot of `bucket` holding `tag` in this generation: the four entries compared at
+    /// once (SSE4.1's 64-bit compare, two entries a register), one branch instead of four.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse4.1"))]
+    #[inline(always)]
+    fn matching_slot(&self, bucket: &Bucket, tag: u64) -> Option<usize> {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_castsi128_pd, _mm_cmpeq_epi64, _mm_load_si128,
+            _mm_movemask_pd, _mm_set1_epi64x,
+        };
+        let mask = (TAG_MASK | !0 << GENERATION_SHIFT) as i64;
+        let wanted = (tag | self.generation << GENERATION_SHIFT) as i64;
+        // SAFETY: SSE4.1 is enabled at compile time (the cfg above); a bucket is 32 bytes
+        // aligned to 32, so both 16-byte loads are aligned and inside it.
+        let found = unsafe {
+            let entries = bucket.0.as_ptr() as *const __m128i;
+            let (mask, wanted) = (_mm_set1_epi64x(mask), _mm_set1_epi64x(wanted));
+            let low = _mm_cmpeq_epi64(_mm_and_si128(_mm_load_si128(entries), mask), wanted);
+            let high = _mm_cmpeq_epi64(_mm_and_si128(_mm_load_si128(entries.add(1)), mask), wanted);
+            _mm_movemask_pd(_mm_castsi128_pd(low)) | _mm_movemask_pd(_mm_castsi128_pd(high)) << 2
+        };
+        (found != 0).then(|| found.trailing_zeros() as usize)
+    }
+
+    /// The slot of `bucket` holding `tag` in this generation.
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse4.1")))]
+    #[inline(always)]
+    fn matching_slot(&self, bucket: &Bucket, tag: u64) -> Option<usize> {
+        bucket.0.iter().position(|&e| self.matches(e, tag))
     }
 
     /// Records `bounds` for `key`, a position with `cards_left` cards in hand. An existing entry
@@ -236,7 +266,7 @@ impl Table {
     pub fn store(&mut self, key: Key, bounds: Bounds, cards_left: u32) {
         let (at, tag) = Table::place(key);
         let generation = self.generation;
-        let bucket = &self.buckets[at].0;
+        let bucket = &self.buckets[at];
         let tricks = |e: u64| {
             if e >> GENERATION_SHIFT == generation {
                 (e >> TRICKS_SHIFT) & TRICKS_MASK
@@ -244,14 +274,11 @@ impl Table {
                 0 // stale: the first to go
             }
         };
-        let slot = bucket
-            .iter()
-            .position(|&e| self.matches(e, tag))
-            .unwrap_or_else(|| {
-                (0..BUCKET_ENTRIES)
-                    .min_by_key(|&k| tricks(bucket[k]))
-                    .unwrap()
-            });
+        let slot = self.matching_slot(bucket, tag).unwrap_or_else(|| {
+            (0..BUCKET_ENTRIES)
+                .min_by_key(|&k| tricks(bucket.0[k]))
+                .unwrap()
+        });
         self.buckets[at].0[slot] = tag
             | (bounds.lower as u64) << LOWER_SHIFT
             | (bounds.upper as u64) << UPPER_SHIFT
