@@ -1158,19 +1158,16 @@ impl<'t> Search<'t> {
     /// points land in matters.
     #[inline(always)]
     pub fn distinct_moves(&self, pos: &Position, legal: u64) -> u64 {
-        let live = pos.held | pos.trick_cards;
-        let mut zero = legal & self.zero_cards;
-        let mut keep = legal & !self.zero_cards;
-        while zero != 0 {
-            let card = zero.trailing_zeros();
-            zero &= zero - 1;
-            let below = live & BELOW_IN_SUIT[card as usize];
-            let lower_equal = below != 0 && legal & (1u64 << (63 - below.leading_zeros())) != 0;
-            if !lower_equal {
-                keep |= 1u64 << card;
-            }
-        }
-        keep
+        // Zero-point cards are the lowest of their suit (R1.2), so only live zero-point cards
+        // lie below one: each suit's four low bits decide, by one lookup (no branch a card).
+        let live = (pos.held | pos.trick_cards) & self.zero_cards;
+        let zero = legal & self.zero_cards;
+        let lanes = (0..4).fold(0, |keep, suit| {
+            let start = 9 * suit;
+            let index = (live >> start) & LOW_LANE | ((zero >> start) & LOW_LANE) << 4;
+            keep | (LOWEST_OF_EQUALS[index as usize] as u64) << start
+        });
+        legal & !self.zero_cards | lanes
     }
 
     /// The `distinct` legal moves, most promising first: the table's hint (when the killer move
@@ -1257,13 +1254,30 @@ fn above(own: u16, other: u16) -> u16 {
     }
 }
 
-/// The cards of the same suit as a card and of lower rank (natural order), by card index.
-const BELOW_IN_SUIT: [u64; 36] = {
-    let mut table = [0u64; 36];
-    let mut card = 0;
-    while card < 36 {
-        table[card] = ((1u64 << card) - 1) & (LANE << (card - card % 9));
-        card += 1;
+/// The four low bits of a suit's lane (where its zero-point cards sit).
+const LOW_LANE: u64 = 0xf;
+
+/// For a lane's live zero-point cards (low four bits of the index) and the legal ones among
+/// them (high four bits): the legal ones whose next live card below is not legal (the lowest
+/// of each group of equivalent cards, [`Search::distinct_moves`]).
+const LOWEST_OF_EQUALS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut index = 0;
+    while index < 256 {
+        let (live, legal) = (index & 0xf, index >> 4);
+        let mut card = 0;
+        while card < 4 {
+            if legal & (1 << card) != 0 {
+                let below = live & ((1 << card) - 1);
+                let lower_equal =
+                    below != 0 && legal & (1 << (7 - (below as u8).leading_zeros())) != 0;
+                if !lower_equal {
+                    table[index] |= 1 << card;
+                }
+            }
+            card += 1;
+        }
+        index += 1;
     }
     table
 };
