@@ -869,11 +869,8 @@ impl<'t> Search<'t> {
         }
         let moves = self.ordered_moves(pos, rest, hint);
         for &card in &moves.cards[..moves.len] {
-            let value = match self.neighbour_bound(pos, beta, &tried, card) {
-                Ok(bound) => bound,
-                // SAFETY: passed on from the caller.
-                Err(twin) => unsafe { self.search_move::<BMI2>(pos, card, beta, twin) },
-            };
+            // SAFETY: passed on from the caller.
+            let value = unsafe { self.value_move::<BMI2>(pos, card, beta, &tried) };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
             }
@@ -974,20 +971,25 @@ impl<'t> Search<'t> {
         neighbours
     }
 
-    /// Plays `card` and searches the position after it against the null window below
-    /// `beta`, with `twin` (if any) the twin of every trick start under it (see
-    /// [`Search::settled`]); returns the fail-soft value, the card's points included.
+    /// The fail-soft value of playing `card` against the null window below `beta`, the card's
+    /// points included: its [`Search::neighbour_bound`] from the cards in `tried` where that
+    /// settles it, else a search of the position after it, with its twin (if any) the twin
+    /// of every trick start under it (see [`Search::settled`]).
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2, BMI1 and POPCNT.
     #[inline(always)]
-    unsafe fn search_move<const BMI2: bool>(
+    unsafe fn value_move<const BMI2: bool>(
         &mut self,
         pos: &Position,
         card: u8,
         beta: i32,
-        twin: Option<Twin>,
+        tried: &Tried,
     ) -> i32 {
+        let twin = match self.neighbour_bound(pos, beta, tried, card) {
+            Ok(bound) => return bound,
+            Err(twin) => twin,
+        };
         let outer = self.twin;
         if twin.is_some() {
             self.twin = twin;
@@ -1113,11 +1115,8 @@ impl<'t> Search<'t> {
                 self.improves(pos, beta, &mut best, card, tried.value_of(card));
                 continue;
             }
-            let value = match self.neighbour_bound(pos, beta, &tried, card) {
-                Ok(bound) => bound,
-                // SAFETY: passed on from the caller.
-                Err(twin) => unsafe { self.search_move::<BMI2>(pos, card, beta, twin) },
-            };
+            // SAFETY: passed on from the caller.
+            let value = unsafe { self.value_move::<BMI2>(pos, card, beta, &tried) };
             if self.improves(pos, beta, &mut best, card, value) {
                 break;
             }
