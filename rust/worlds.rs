@@ -595,22 +595,23 @@ impl WorldSampler {
             let lanes = given.map(|cards| cards.lane(suit) as u16);
             tables.enumerated.push((bucket_of[key], lanes));
         });
-        // The suit's ways bucket by bucket, each bucket's in the order enumerated.
+        // The suit's ways bucket by bucket, each bucket's in the order enumerated: each
+        // bucket's count starts again from 0 and is counted back up as its ways are placed.
         let mut next_way = tables.ways.len() as u32;
         for bucket in buckets.iter_mut() {
             bucket.first_way = next_way;
-            next_way += bucket.len;
+            next_way += std::mem::take(&mut bucket.len);
         }
         let trump = self.info.trump().unwrap_or(Suit::Clubs);
         tables.ways.resize(next_way as usize, Way::default());
-        let mut place: Vec<u32> = buckets.iter().map(|bucket| bucket.first_way).collect();
-        for &(bucket, lanes) in &tables.enumerated {
+        for &(index, lanes) in &tables.enumerated {
+            let bucket = &mut buckets[index as usize];
             let given = lanes.map(|lane| CardSet::from_lane(lane as u32, suit));
-            tables.ways[place[bucket as usize] as usize] = Way {
+            tables.ways[(bucket.first_way + bucket.len) as usize] = Way {
                 lanes,
                 runs: SuitRuns::of(suit, trump, &self.fixed, &given),
             };
-            place[bucket as usize] += 1;
+            bucket.len += 1;
         }
         self.tables = tables;
     }
