@@ -24,7 +24,7 @@ use crate::runs::{find_runs, has_bella, runs_summary, suit_runs_summary};
 use crate::scoring::BELLA_POINTS;
 use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
-use crate::state::{AutoDeclarations, Hand};
+use crate::state::Hand;
 use crate::variants::Declarations;
 
 /// The most cards a seat holds (R2.4).
@@ -737,31 +737,77 @@ impl WorldSampler {
         let seat = info.seat();
         let own = info.hand().union(info.played_by(seat));
         let (own_best, own_points) = runs_summary(own, trump);
-        let own_bella = has_bella(own, trump).then_some(seat);
+        let credit = Credit {
+            own_best,
+            own_points,
+            own_bella: has_bella(own, trump),
+            team_runs: info.rules().team_runs,
+            runs_open: info.runs_scored().is_none(),
+            bella_open: info.bella().is_none(),
+            team: team_of(seat),
+        };
         let worlds = worlds.iter_mut().zip(drawn.iter().zip(drawn_runs.iter()));
         for (world, (hands, runs)) in worlds {
             let mut held = [info.hand(); 4];
-            let mut best = [own_best; 4];
-            let mut totals = [own_points; 4];
-            let mut bella = own_bella;
             for (j, &who) in self.others.iter().enumerate() {
                 held[who as usize] = hands[j].minus(info.played_by(who));
-                best[who as usize] = runs.best[j];
-                totals[who as usize] = runs.points[j] as u32;
-                if runs.bella & (1 << j) != 0 {
-                    bella = Some(who);
-                }
             }
-            let declared = AutoDeclarations::of_summaries(best, totals, bella, info.rules());
-            let mut pending = [0u32; 2];
-            if let (Some((seat, points)), None) = (declared.runs, info.runs_scored()) {
-                pending[team_of(seat)] += points;
-            }
-            if let (Some(seat), None) = (declared.bella, info.bella()) {
-                pending[team_of(seat)] += BELLA_POINTS;
-            }
+            let pending = credit.pending(runs);
             *world = template.redealt(held, pending);
         }
+    }
+}
+
+/// What a drawn world still credits for runs (R4.3) and bella (R4.5) in auto mode, from its
+/// suits' [`SuitRuns`] and the observing seat's own: the same as
+/// [`crate::state::AutoDeclarations::of_summaries`] on the world's four seats, without a branch on the
+/// world (whether anyone has a run, ties, who holds bella cannot be predicted) and in
+/// registers (the seats' best runs written byte by byte and read back as one word stalled the
+/// draw: docs/SEARCH.md "Session 9"). The seats are taken in the order of
+/// [`WorldSampler::others`] and then the seat: the next seat, its partner, the seat on its
+/// right, itself, so place `i`'s partner is place `i ^ 2` and its team is the seat's when `i`
+/// is odd.
+#[derive(Clone, Copy, Debug)]
+struct Credit {
+    own_best: u8,
+    own_points: u32,
+    own_bella: bool,
+    team_runs: bool,
+    /// Whether runs and bella are still to be credited (not yet scored in the view).
+    runs_open: bool,
+    bella_open: bool,
+    /// The observing seat's team.
+    team: usize,
+}
+
+impl Credit {
+    /// Each team's points still to credit in the world whose other seats' suits make `runs`.
+    #[inline(always)]
+    fn pending(&self, runs: &SuitRuns) -> [u32; 2] {
+        let best = [runs.best[0], runs.best[1], runs.best[2], self.own_best];
+        let totals = [
+            runs.points[0] as u32,
+            runs.points[1] as u32,
+            runs.points[2] as u32,
+            self.own_points,
+        ];
+        let top = best[0].max(best[1]).max(best[2].max(best[3]));
+        let mut at_top = 0u32;
+        for (place, &strength) in best.iter().enumerate() {
+            at_top |= ((strength == top) as u32) << place;
+        }
+        // R4.3: one seat's best run beats every other's; none when no run or a tie.
+        let winner = at_top.trailing_zeros() as usize;
+        let scores = self.runs_open & (top != 0) & at_top.is_power_of_two();
+        let partner_runs = totals[winner ^ 2] * self.team_runs as u32;
+        let mut pending = [0u32; 2];
+        pending[self.team ^ (!winner & 1)] += (totals[winner] + partner_runs) * scores as u32;
+        let bella = runs.bella as u32 | (self.own_bella as u32) << 3;
+        // Bella's place (at most one seat holds trump's king and queen); 4 when no one does.
+        let holder = (bella | 1 << 4).trailing_zeros() as usize;
+        let credited = self.bella_open & (bella != 0);
+        pending[self.team ^ (!holder & 1)] += BELLA_POINTS * credited as u32;
+        pending
     }
 }
 
@@ -842,6 +888,7 @@ impl Below {
 mod tests {
     use super::*;
     use crate::seats::seat_of;
+    use crate::state::AutoDeclarations;
     use crate::state::NUM_ACTIONS;
     use crate::variants::Rules;
 
@@ -911,10 +958,6 @@ mod tests {
         }
     }
 
-    /// A world drawn straight into the search kernel is the kernel of the world `sample`
-    /// draws from the same generator: the same cards held and the same runs and bella still to
-    /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`;
-    /// a batch drawn together is the worlds drawn one after another.
     #[test]
     fn a_sampler_built_in_used_tables_draws_as_a_fresh_one() {
         let states: Vec<(Hand, u8)> = (0..60u64)
@@ -946,6 +989,66 @@ mod tests {
         assert!(states.len() > 30);
     }
 
+    /// A drawn world's credit for runs and bella, without branches, is what R4.3 and R4.5 give
+    /// the four seats' summaries ([`AutoDeclarations::of_summaries`]): every seat observing,
+    /// with and without `team_runs`, runs and bella scored or not, ties, no runs, bella with any
+    /// seat or none.
+    #[test]
+    fn credit_is_the_declarations_winner() {
+        let mut rng = SplitMix64::new(43);
+        for _ in 0..20_000 {
+            let seat = rng.below(4) as u8;
+            let others = [next_seat(seat), partner(seat), right_of(seat)];
+            let strength = |rng: &mut SplitMix64| rng.below(4) as u8 * rng.below(3) as u8;
+            let runs = SuitRuns {
+                best: [strength(&mut rng), strength(&mut rng), strength(&mut rng)],
+                points: [0; 3].map(|_| rng.below(6) as u8 * 20),
+                bella: 0,
+            };
+            let bella_at = rng.below(5) as usize;
+            let runs = SuitRuns {
+                bella: if bella_at < 3 { 1 << bella_at } else { 0 },
+                ..runs
+            };
+            let credit = Credit {
+                own_best: strength(&mut rng),
+                own_points: rng.below(6) * 20,
+                own_bella: bella_at == 3,
+                team_runs: rng.below(2) == 1,
+                runs_open: rng.below(4) != 0,
+                bella_open: rng.below(4) != 0,
+                team: team_of(seat),
+            };
+            let mut best = [credit.own_best; 4];
+            let mut totals = [credit.own_points; 4];
+            let mut bella = credit.own_bella.then_some(seat);
+            for (j, &who) in others.iter().enumerate() {
+                best[who as usize] = runs.best[j];
+                totals[who as usize] = runs.points[j] as u32;
+                if runs.bella & (1 << j) != 0 {
+                    bella = Some(who);
+                }
+            }
+            let rules = Rules {
+                team_runs: credit.team_runs,
+                ..Rules::default()
+            };
+            let declared = AutoDeclarations::of_summaries(best, totals, bella, &rules);
+            let mut expected = [0u32; 2];
+            if let (Some((winner, points)), true) = (declared.runs, credit.runs_open) {
+                expected[team_of(winner)] += points;
+            }
+            if let (Some(holder), true) = (declared.bella, credit.bella_open) {
+                expected[team_of(holder)] += BELLA_POINTS;
+            }
+            assert_eq!(credit.pending(&runs), expected, "{credit:?} {runs:?}");
+        }
+    }
+
+    /// A world drawn straight into the search kernel is the kernel of the world `sample`
+    /// draws from the same generator: the same cards held and the same runs and bella still to
+    /// credit (R4.3, R4.5), at every point of the play, under every variant and `team_runs`;
+    /// a batch drawn together is the worlds drawn one after another.
     #[test]
     fn kernel_worlds_are_the_sampled_worlds() {
         let mut checked = 0;
