@@ -9,10 +9,19 @@
 //! extensions ([`crate::rollout::has_avx512`]), a superset of those below.
 
 use core::arch::x86_64::*;
+use core::mem::{align_of, offset_of};
 
 use super::{explore_term, Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
 
 const _: () = assert!(BLOCK == 8, "a block is one register of eight 32-bit lanes");
+// The aligned 256-bit loads and stores below.
+const _: () = assert!(
+    align_of::<Block>().is_multiple_of(32)
+        && offset_of!(Block, mean).is_multiple_of(32)
+        && offset_of!(Block, scale).is_multiple_of(32)
+        && offset_of!(Block, explore).is_multiple_of(32)
+        && offset_of!(Block, available).is_multiple_of(32)
+);
 /// The lanes of a block: the low [`BLOCK`] bits of a mask.
 const LANES: u8 = u8::MAX;
 
@@ -35,17 +44,19 @@ pub(super) fn score_block(
     let actions = unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) };
     let used = _mm_cmpneq_epi8_mask(actions, _mm_set1_epi8(EMPTY as i8)) as u8 & LANES;
     let available = _mm_bitshuffle_epi64_mask(_mm_set1_epi64x(legal as i64), actions) as u8 & used;
-    // SAFETY: `available` is BLOCK = 8 u32s, one 256-bit register (unaligned access).
-    let counts = unsafe { _mm256_loadu_si256(children.available.as_ptr().cast()) };
+    // SAFETY: `available` is BLOCK = 8 u32s, one 256-bit register, at a multiple of 32 bytes of
+    // a 64-byte aligned `Block` (an aligned access: the compiler's baseline tuning splits an
+    // unaligned one into two 128-bit halves).
+    let counts = unsafe { _mm256_load_si256(children.available.as_ptr().cast()) };
     let counts = _mm256_mask_add_epi32(counts, available, counts, _mm256_set1_epi32(1));
     // SAFETY: as above.
-    unsafe { _mm256_storeu_si256(children.available.as_mut_ptr().cast(), counts) };
-    // SAFETY: `mean`, `scale` and `explore` are BLOCK = 8 f32s each.
+    unsafe { _mm256_store_si256(children.available.as_mut_ptr().cast(), counts) };
+    // SAFETY: `mean`, `scale` and `explore` are BLOCK = 8 f32s each, aligned as above.
     let (mean, scale, explore) = unsafe {
         (
-            _mm256_loadu_ps(children.mean.as_ptr()),
-            _mm256_loadu_ps(children.scale.as_ptr()),
-            _mm256_loadu_ps(children.explore.as_ptr()),
+            _mm256_load_ps(children.mean.as_ptr()),
+            _mm256_load_ps(children.scale.as_ptr()),
+            _mm256_load_ps(children.explore.as_ptr()),
         )
     };
     let score = _mm256_add_ps(
@@ -65,7 +76,7 @@ pub(super) fn score_block(
         explore = explore_beyond(explore, next, beyond, sqrt_ln);
     }
     // SAFETY: as above.
-    unsafe { _mm256_storeu_ps(children.explore.as_mut_ptr(), explore) };
+    unsafe { _mm256_store_ps(children.explore.as_mut_ptr(), explore) };
     let halves = _mm256_max_ps(score, _mm256_permute2f128_ps::<1>(score, score));
     let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
     let best = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
