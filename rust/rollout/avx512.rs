@@ -360,6 +360,27 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
         load(&offsets)
     });
     let four = _mm512_set1_epi64(TRICK_CARDS as i64);
+    let rounds = |state: u64, offsets: __m512i| {
+        let mixed = mix64(_mm512_add_epi64(_mm512_set1_epi64(state as i64), offsets));
+        (
+            _mm512_cvtepu32_epi64(_mm512_castsi512_si256(mixed)),
+            _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(mixed)),
+        )
+    };
+    // A whole trick's draws from the generator's `state`, and the state after them.
+    let trick_draws = |state: u64| {
+        let later = state.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
+        let draws_of = offsets.map(|offsets| {
+            let (first, second) = rounds(state, offsets);
+            let (third, fourth) = rounds(later, offsets);
+            [first, second, third, fourth]
+        });
+        (draws_of, later.wrapping_add(GOLDEN.wrapping_mul(2 * draws)))
+    };
+    // Each trick's draws are made before the previous trick is played: they depend on the
+    // generator only, and made just before their trick they would stand on its chain (two
+    // 64-bit multiplies of 15 cycles each).
+    let (mut draws_of, mut after) = trick_draws(state);
     loop {
         let playing = groups
             .each_ref()
@@ -367,26 +388,15 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
         if playing.iter().all(|&lanes| lanes == 0) {
             break;
         }
-        let rounds = |state: u64, offsets: __m512i| {
-            let mixed = mix64(_mm512_add_epi64(_mm512_set1_epi64(state as i64), offsets));
-            (
-                _mm512_cvtepu32_epi64(_mm512_castsi512_si256(mixed)),
-                _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64::<1>(mixed)),
-            )
-        };
-        let later = state.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
-        let draws_of = offsets.map(|offsets| {
-            let (first, second) = rounds(state, offsets);
-            let (third, fourth) = rounds(later, offsets);
-            [first, second, third, fourth]
-        });
-        state = later.wrapping_add(GOLDEN.wrapping_mul(2 * draws));
+        let (next_draws, next_after) = trick_draws(after);
         play_tricks::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
             &mut groups,
             Some(draws_of),
             playing,
             &shared,
         );
+        state = after;
+        (draws_of, after) = (next_draws, next_after);
     }
     *rng = SplitMix64::new(state);
 
