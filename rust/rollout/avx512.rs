@@ -11,6 +11,7 @@
 //! every position; after a trick the four registers are rotated, lane by lane, to the winner.
 
 use core::arch::x86_64::*;
+use core::mem::{offset_of, size_of};
 use std::sync::OnceLock;
 
 use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, MOST_TOGETHER, TRICK_CARDS};
@@ -201,52 +202,95 @@ struct Group {
 }
 
 /// [`Group`] of `worlds` (at most [`LANES`]; the other lanes hold no cards and no plays).
+/// Each field is gathered from the worlds straight into its register: written lane by lane
+/// into an array and read back as one register, the 64-byte load would wait for the eight
+/// narrower stores to leave the store buffer (a store-forwarding stall, docs/SEARCH.md
+/// "Session 9").
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
 fn load_group(worlds: &[Rollout]) -> Group {
-    let mut hands = [[0u64; LANES]; SEATS as usize];
-    let mut leader = [0u64; LANES];
-    let mut plays = [0u64; LANES];
-    let mut points = [[0u64; LANES]; 2];
-    let mut trick_len = [0u64; LANES];
-    let mut led = [0u64; LANES];
-    let mut beats = [0u64; LANES];
-    let mut winner = [0u64; LANES];
-    let mut trick_points = [0u64; LANES];
-    for (lane, world) in worlds.iter().enumerate() {
-        let seats = SEATS as usize;
-        let first_seat = (world.to_move as usize + seats - world.trick_len as usize) % seats;
-        for (place, hand) in hands.iter_mut().enumerate() {
-            hand[lane] = world.hands[(first_seat + place) % seats];
+    let filled = ((1u32 << worlds.len()) - 1) as __mmask8;
+    let base = worlds.as_ptr().cast::<u8>();
+    let world_offsets = _mm512_mullo_epi64(
+        _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0),
+        _mm512_set1_epi64(size_of::<Rollout>() as i64),
+    );
+    let seats = _mm512_set1_epi64(SEATS as i64 - 1);
+    // SAFETY: every offset gathered lies inside one of `worlds` (the masked-off lanes read
+    // nothing); the 32-bit reads of the byte fields stay inside their world (asserted below).
+    unsafe {
+        let qword = |offset: usize| {
+            _mm512_mask_i64gather_epi64::<1>(
+                _mm512_setzero_si512(),
+                filled,
+                _mm512_add_epi64(world_offsets, _mm512_set1_epi64(offset as i64)),
+                base.cast(),
+            )
+        };
+        let dword = |offset: usize| {
+            _mm512_cvtepu32_epi64(_mm512_mask_i64gather_epi32::<1>(
+                _mm256_setzero_si256(),
+                filled,
+                _mm512_add_epi64(world_offsets, _mm512_set1_epi64(offset as i64)),
+                base.cast(),
+            ))
+        };
+        let byte = |offset: usize| _mm512_and_si512(dword(offset), _mm512_set1_epi64(0xFF));
+        let to_move = byte(offset_of!(Rollout, to_move));
+        let trick_len = byte(offset_of!(Rollout, trick_len));
+        let first_seat = _mm512_and_si512(_mm512_sub_epi64(to_move, trick_len), seats);
+        let hand_of = |place: i64| {
+            let seat = _mm512_and_si512(
+                _mm512_add_epi64(first_seat, _mm512_set1_epi64(place)),
+                seats,
+            );
+            _mm512_mask_i64gather_epi64::<1>(
+                _mm512_setzero_si512(),
+                filled,
+                _mm512_add_epi64(
+                    _mm512_add_epi64(world_offsets, _mm512_slli_epi64::<3>(seat)),
+                    _mm512_set1_epi64(offset_of!(Rollout, hands) as i64),
+                ),
+                base.cast(),
+            )
+        };
+        let winner = _mm512_and_si512(
+            _mm512_sub_epi64(byte(offset_of!(Rollout, winner_seat)), first_seat),
+            seats,
+        );
+        Group {
+            lanes: Lanes {
+                places: [hand_of(0), hand_of(1), hand_of(2), hand_of(3)],
+                leader: first_seat,
+                left: _mm512_add_epi64(byte(offset_of!(Rollout, plays_left)), trick_len),
+                team_points: [
+                    dword(offset_of!(Rollout, points)),
+                    dword(offset_of!(Rollout, points) + size_of::<u32>()),
+                ],
+            },
+            trick: Trick {
+                led: qword(offset_of!(Rollout, led)),
+                beats: qword(offset_of!(Rollout, beats)),
+                winner,
+                points: dword(offset_of!(Rollout, trick_points)),
+            },
+            position: trick_len,
         }
-        leader[lane] = first_seat as u64;
-        plays[lane] = world.plays_left as u64 + world.trick_len as u64;
-        points[0][lane] = world.points[0] as u64;
-        points[1][lane] = world.points[1] as u64;
-        trick_len[lane] = world.trick_len as u64;
-        led[lane] = world.led;
-        beats[lane] = world.beats;
-        winner[lane] = ((world.winner_seat as usize + seats - first_seat) % seats) as u64;
-        trick_points[lane] = world.trick_points as u64;
-    }
-    Group {
-        lanes: Lanes {
-            places: hands.map(|hand| load(&hand)),
-            leader: load(&leader),
-            left: load(&plays),
-            team_points: points.map(|team| load(&team)),
-        },
-        trick: Trick {
-            led: load(&led),
-            beats: load(&beats),
-            winner: load(&winner),
-            points: load(&trick_points),
-        },
-        position: load(&trick_len),
     }
 }
+
+// The byte fields are read as 32-bit words: each must have three bytes after it in a world.
+const _: () = {
+    let last_word = size_of::<Rollout>() - size_of::<u32>();
+    assert!(
+        offset_of!(Rollout, to_move) <= last_word
+            && offset_of!(Rollout, trick_len) <= last_word
+            && offset_of!(Rollout, winner_seat) <= last_word
+            && offset_of!(Rollout, plays_left) <= last_word
+    );
+};
 
 /// A register of lanes from memory.
 #[inline]
