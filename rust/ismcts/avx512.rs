@@ -29,9 +29,10 @@ const LANES: u8 = u8::MAX;
 /// (filled in order), a child is available when bit `action` of `legal` is set (VPSHUFBITQMB:
 /// each action byte picks its bit of `legal`), the counts of the available ones go up by a
 /// masked add, the scores are `mean + c * explore * scale` by the scalar loop's multiplies and
-/// add, minus infinity elsewhere; the best is a maximum over the lanes and the lowest lane equal
-/// to it. The next walk's `explore` terms are gathered from the table after the scores, off
-/// the chain of dependent steps from this level to the next (docs/SEARCH.md "Speed").
+/// add, minus infinity elsewhere; the best is a maximum over the lanes (of the scores' bits as
+/// integers) and the lowest lane equal to it. The next walk's `explore` terms are gathered
+/// from the table after the scores, off the chain of dependent steps from this level to the
+/// next (docs/SEARCH.md "Speed").
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
 pub(super) fn score_block(
@@ -77,11 +78,22 @@ pub(super) fn score_block(
     }
     // SAFETY: as above.
     unsafe { _mm256_store_ps(children.explore.as_mut_ptr(), explore) };
-    let halves = _mm256_max_ps(score, _mm256_permute2f128_ps::<1>(score, score));
-    let pairs = _mm256_max_ps(halves, _mm256_permute_ps::<0b01_00_11_10>(halves));
-    let best = _mm256_max_ps(pairs, _mm256_permute_ps::<0b10_11_00_01>(pairs));
-    let lane = _mm256_cmp_ps_mask::<_CMP_EQ_OQ>(score, best).trailing_zeros();
-    (_mm256_cvtss_f32(best), lane, used.count_ones())
+    // The best by the scores' bits as signed integers: a score is at least +0 (a mean of
+    // rewards in 0..1 plus a product of non-negative terms; never -0 or NaN) or minus infinity
+    // (negative as an integer), and on those values the integer order is the float order, so
+    // the maximum and its lowest lane are the float ones; an integer maximum takes 1 cycle to a
+    // float maximum's 4, and this reduction is on the chain from one level to the next
+    // (docs/SEARCH.md "Session 9").
+    let keys = _mm256_castps_si256(score);
+    let halves = _mm256_max_epi32(keys, _mm256_permute2x128_si256::<1>(keys, keys));
+    let pairs = _mm256_max_epi32(halves, _mm256_shuffle_epi32::<0b01_00_11_10>(halves));
+    let best = _mm256_max_epi32(pairs, _mm256_shuffle_epi32::<0b10_11_00_01>(pairs));
+    let lane = _mm256_cmpeq_epi32_mask(keys, best).trailing_zeros();
+    (
+        _mm256_cvtss_f32(_mm256_castsi256_ps(best)),
+        lane,
+        used.count_ones(),
+    )
 }
 
 /// `explore` with the lanes in `beyond` (counts past the table) computed as the scalar loop
