@@ -147,16 +147,21 @@ struct Lanes {
     team_points: [__m512i; 2],
 }
 
-/// Whether the worlds can go through the kernel: at most [`MOST_TOGETHER`], one trump and
-/// one set of rules (a search's worlds always share them).
+/// Whether the worlds can go through the kernel: at most [`MOST_TOGETHER`], and all with the
+/// first's trump, heading rule (R5.1a: `head`) and R5.1 variants `undertrump_optional` and
+/// `partner_exempt`, which the kernel takes from the first (a search's worlds always share
+/// them; the other rules do not change a play).
 pub(crate) fn fits(worlds: &[Rollout]) -> bool {
     let Some(first) = worlds.first() else {
         return false;
     };
-    worlds.len() <= MOST_TOGETHER
-        && worlds
-            .iter()
-            .all(|w| w.trump == first.trump && w.rules == first.rules)
+    let plays_alike = |world: &Rollout| {
+        (world.trump == first.trump)
+            & (world.head == first.head)
+            & (world.rules.undertrump_optional == first.rules.undertrump_optional)
+            & (world.rules.partner_exempt == first.rules.partner_exempt)
+    };
+    worlds.len() <= MOST_TOGETHER && worlds.iter().all(plays_alike)
 }
 
 /// Registers of worlds played together at most: two chains of dependent steps, which the CPU
@@ -312,7 +317,8 @@ fn load_bytes(bytes: &[u8; MASK_BITS]) -> __m512i {
     unsafe { _mm512_loadu_si512(bytes.as_ptr().cast()) }
 }
 
-/// Writes the finished `group` back into its `worlds`: every world is over.
+/// Writes the finished `group` back into its `worlds`: every world is over, so every hand
+/// is empty and only the leader of the next trick and the points are the group's.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
@@ -325,14 +331,15 @@ fn store_group(group: &Group, worlds: &mut [Rollout]) {
         values
     };
     let lanes = &group.lanes;
-    let hands = lanes.places.map(store);
+    debug_assert!(lanes
+        .places
+        .iter()
+        .all(|&hand| _mm512_test_epi64_mask(hand, hand) == 0));
     let leader = store(lanes.leader);
     let points = lanes.team_points.map(store);
     for (lane, world) in worlds.iter_mut().enumerate() {
         let seat = leader[lane] as u8;
-        for (place, hand) in hands.iter().enumerate() {
-            world.hands[(seat as usize + place) % SEATS as usize] = hand[lane];
-        }
+        world.hands = [0; SEATS as usize];
         world.to_move = seat;
         world.winner_seat = seat;
         world.plays_left = 0;
