@@ -10,8 +10,10 @@
 //! way to give that suit's unseen cards to the other seats (at most 3^9), keeps those whose
 //! runs agree, groups them by how many cards each seat gets and whether it reaches its announced
 //! run size, and counts complete worlds by a dynamic program over the suits with the seats'
-//! remaining hand sizes. One uniform number below the count is then decoded, suit by suit, into
-//! a world (mixed radix): exactly uniform, no rejection.
+//! remaining hand sizes. A world is then drawn suit by suit: the bucket from the state's alias
+//! table (Walker's method in integers: each bucket as likely as the worlds through it), then a
+//! way of the bucket, each by Lemire's exact multiply-shift, so the draw is exactly uniform
+//! (a rejected multiply-shift, rarer than one in 100,000, draws again).
 
 use std::sync::{Mutex, PoisonError};
 
@@ -64,126 +66,218 @@ struct Bucket {
     first_way: u32,
 }
 
-/// One way of a suit in the draw's table: the suit's lane of the cards each other seat gets
-/// (bit `r` = rank `r`, as [`CardSet::lane`]), and what they make with the cards of the suit it
-/// is known to hold. 16 bytes: the table is half the size of one of whole card sets
-/// (docs/SEARCH.md "Session 8: the sampler's build").
+/// One way of a suit in the draw's table, in one word: the suit's lane of the cards each other
+/// seat gets (bits `9 j ..`, bit `r` = rank `r`, as [`CardSet::lane`]), and in the bits above
+/// them what those cards make with the cards of the suit the seat is known to hold
+/// ([`SuitRuns`]). 8 bytes, so the table a trick-one sampler reads (about 20,000 ways) stays
+/// in the core's second-level cache beside the search tree (docs/SEARCH.md "Session 9: the
+/// draw").
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(16))]
-struct Way {
-    lanes: [u16; 3],
-    runs: SuitRuns,
+struct Way(u64);
+
+/// Bits of a lane (a suit's nine ranks).
+const LANE_BITS: u32 = 9;
+const LANE_MASK: u64 = (1 << LANE_BITS) - 1;
+/// The lanes of a [`Way`]: the three other seats'.
+const WAY_LANES: u64 = (1 << (3 * LANE_BITS)) - 1;
+
+impl Way {
+    fn new(lanes: [u16; 3], runs: SuitRuns) -> Way {
+        let lanes = lanes.iter().enumerate().fold(0, |word, (j, &lane)| {
+            word | (lane as u64) << (LANE_BITS as usize * j)
+        });
+        Way(lanes | runs.0)
+    }
+
+    /// Other seat `j`'s lane.
+    #[inline(always)]
+    fn lane(self, j: usize) -> u64 {
+        (self.0 >> (LANE_BITS as usize * j)) & LANE_MASK
+    }
+
+    #[inline(always)]
+    fn runs(self) -> SuitRuns {
+        SuitRuns(self.0 & !WAY_LANES)
+    }
 }
 
 /// What one suit gives each other seat toward auto mode's declarations: its best run's
 /// strength in the suit ([`crate::runs::Run::strength`], R4.2; 0 for none), its runs' points
 /// (R4.1) and, as a bit a seat, whether it holds trump's king and queen (R4.5). A world's are
 /// its four suits' added ([`SuitRuns::add`]), so a draw finds its runs and bella without
-/// looking at its cards again.
+/// looking at its cards again. Packed in the bits of a [`Way`] above its lanes: a strength in
+/// a 7-bit slot a seat (its low six bits: a run's strength is 0x40 and six bits that are never
+/// all 0), the points in tens in four bits a seat, bella a bit a seat; so adding a suit's is a
+/// few operations on one register.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct SuitRuns {
-    best: [u8; 3],
-    points: [u8; 3],
-    bella: u8,
-}
+struct SuitRuns(u64);
+
+const STRENGTH_SHIFT: u32 = 3 * LANE_BITS;
+const STRENGTH_SLOT: u32 = 7;
+/// A run's strength without its constant 0x40 bit.
+const STRENGTH_CODE: u64 = 0x3F;
+const RUN_STRENGTH_BIT: u8 = 0x40;
+/// The seats' strength slots, and the spare top bit of each.
+const STRENGTH_SLOTS: u64 = 0x1F_FFFF << STRENGTH_SHIFT;
+const STRENGTH_TOPS: u64 = (1 << 6 | 1 << 13 | 1 << 20) << STRENGTH_SHIFT;
+const POINTS_SHIFT: u32 = STRENGTH_SHIFT + 3 * STRENGTH_SLOT;
+const POINTS_FIELD: u32 = 4;
+const POINTS_MASK: u64 = (1 << POINTS_FIELD) - 1;
+/// Runs score in tens (R4.1: 20 and 50).
+const POINTS_UNIT: u32 = 10;
+const BELLA_SHIFT: u32 = POINTS_SHIFT + 3 * POINTS_FIELD;
+const _: () = assert!(BELLA_SHIFT + 3 <= u64::BITS);
 
 impl SuitRuns {
+    /// The summary of the other seats' best strengths, runs' points (at most 100 a seat: nine
+    /// cards hold two fifties at most, R4.1) and bella bits.
+    fn new(best: [u8; 3], points: [u32; 3], bella: u8) -> SuitRuns {
+        let mut word = (bella as u64) << BELLA_SHIFT;
+        for j in 0..3 {
+            let slot = STRENGTH_SHIFT + STRENGTH_SLOT * j as u32;
+            word |= (best[j] as u64 & STRENGTH_CODE) << slot;
+            let field = POINTS_SHIFT + POINTS_FIELD * j as u32;
+            word |= ((points[j] / POINTS_UNIT) as u64) << field;
+        }
+        SuitRuns(word)
+    }
+
     /// What the other seats' cards of `suit` make: `fixed` what they are known to hold,
     /// `given` this way's cards.
     fn of(suit: Suit, trump: Suit, fixed: &[CardSet; 3], given: &[CardSet; 3]) -> SuitRuns {
-        let mut runs = SuitRuns::default();
+        let (mut best, mut points, mut bella) = ([0u8; 3], [0u32; 3], 0u8);
         for j in 0..3 {
             let cards = fixed[j].union(given[j]);
-            let (best, points) = suit_runs_summary(cards, suit, trump);
-            runs.best[j] = best;
-            // At most nine cards: two fifties at most (R4.1).
-            runs.points[j] = points as u8;
-            runs.bella |= (suit == trump && has_bella(cards, trump)) as u8 * (1 << j);
+            (best[j], points[j]) = suit_runs_summary(cards, suit, trump);
+            bella |= (suit == trump && has_bella(cards, trump)) as u8 * (1 << j);
         }
-        runs
+        SuitRuns::new(best, points, bella)
     }
 
-    /// Adds another suit's: the better run, the points summed, either's bella.
+    /// Other seat `j`'s best run strength.
     #[inline(always)]
-    fn add(&mut self, other: &SuitRuns) {
-        for j in 0..3 {
-            self.best[j] = self.best[j].max(other.best[j]);
-            self.points[j] += other.points[j];
-        }
-        self.bella |= other.bella;
+    fn best(self, j: usize) -> u8 {
+        let slot = STRENGTH_SHIFT as usize + STRENGTH_SLOT as usize * j;
+        let code = ((self.0 >> slot) & STRENGTH_CODE) as u8;
+        code | (RUN_STRENGTH_BIT * (code != 0) as u8)
+    }
+
+    /// Other seat `j`'s runs' points.
+    #[inline(always)]
+    fn points(self, j: usize) -> u32 {
+        let field = POINTS_SHIFT as usize + POINTS_FIELD as usize * j;
+        ((self.0 >> field) & POINTS_MASK) as u32 * POINTS_UNIT
+    }
+
+    /// Bit `j`: other seat `j` holds bella.
+    #[inline(always)]
+    fn bella(self) -> u8 {
+        (self.0 >> BELLA_SHIFT) as u8
+    }
+
+    /// Adds another suit's: the better run of each seat (a slot-wise maximum: each slot plus
+    /// its spare top bit minus the other's keeps that bit where it is not smaller), the points
+    /// summed (no field overflows: at most ten tens a seat) and bella (one suit, trump, has
+    /// any).
+    #[inline(always)]
+    fn add(&mut self, other: SuitRuns) {
+        let (mine, theirs) = (self.0, other.0);
+        let not_smaller =
+            (((mine & STRENGTH_SLOTS) | STRENGTH_TOPS) - (theirs & STRENGTH_SLOTS)) & STRENGTH_TOPS;
+        let keep = (not_smaller >> 6) * 0x7F;
+        let best = (mine & keep) | (theirs & STRENGTH_SLOTS & !keep);
+        self.0 = best | ((mine & !STRENGTH_SLOTS) + (theirs & !STRENGTH_SLOTS));
     }
 }
 
-/// One bucket a state of the dynamic program may take at a suit: the cumulative weight of
-/// the state's moves up to this one, the completions after it, where the bucket's ways start
-/// and the next state's moves.
+/// One bucket a state of the dynamic program may take at a suit, and column `c` of its state's
+/// alias table when it is the state's move `c` (Walker's alias method as Vose builds it, in
+/// integers so that it is exact): a draw that lands in this column takes this move when its
+/// number below the state's completions is below `threshold`, else the state's move `alias`.
 #[derive(Clone, Copy, Debug)]
 struct Move {
-    end: u64,
-    per_way: u64,
-    /// The bucket's first way in [`WorldSampler::ways`].
+    threshold: u64,
+    alias: u32,
+    /// The bucket's first way in [`Tables::ways`].
     first_way: u32,
-    /// The next state's moves (none after the last suit), kept here so that the draw's next
+    /// The bucket's ways.
+    ways: Below32,
+    /// The next state's draw (none after the last suit), kept here so that the draw's next
     /// read does not wait on a lookup of the state's.
-    next_moves: StateMoves,
+    next: StateDraw,
 }
 
-/// Where the draw looks for the move a number falls in.
-const GUIDE: usize = 16;
-
-/// A state's moves, from `moves[first]` on, with a guide: a number `x` below their total falls
-/// in move `first + guide[g]` or a later one, where `g = (x * scale) >> 64` is `x`'s sixteenth
-/// of the total rounded down, so the draw's scan starts at or just before its move instead of
-/// at the first (its exit, a branch on the number, was mispredicted about once a suit).
+/// What the draw reads of a state of the dynamic program: its moves (`moves[first..]`, as
+/// many as `columns` draws) and its completions (`total`), each with Lemire's exact draw.
+/// Move `m` of weight `w_m` (its ways times the next state's completions) is taken with
+/// probability `w_m / total` (a column, then the number below `total` against the column's
+/// threshold), so a world's probability is the product of its suits', 1 / count.
 #[derive(Clone, Copy, Debug, Default)]
-struct StateMoves {
+struct StateDraw {
     first: u32,
-    scale: u64,
-    guide: [u8; GUIDE],
+    columns: Below32,
+    total: Below,
 }
 
-impl StateMoves {
-    /// The guide of `moves[first..last]` (cumulative ends).
-    fn of(moves: &[Move], first: usize, last: usize) -> StateMoves {
-        let mut state = StateMoves {
-            first: first as u32,
-            ..StateMoves::default()
-        };
-        let Some(total) = last.checked_sub(1).map(|end| moves[end].end) else {
-            return state;
-        };
-        // At most GUIDE * 2^64 / total (so `x`'s sixteenth is never overestimated), in 64 bits
-        // when total > GUIDE; else every number starts at the first move.
-        if total > GUIDE as u64 {
-            state.scale = (u64::MAX / total) * GUIDE as u64;
-        }
-        let mut at = first;
-        for (g, slot) in state.guide.iter_mut().enumerate() {
-            // The smallest number whose sixteenth is g, and the move it falls in: every number
-            // whose computed sixteenth is g (never more than its true one) falls there or later.
-            let least = ((g as u128 * total as u128 + GUIDE as u128 - 1) >> GUIDE.ilog2()) as u64;
-            while at < last && moves[at].end <= least {
-                at += 1;
-            }
-            *slot = (at - first).min(u8::MAX as usize) as u8;
-        }
-        state
-    }
-
-    /// The index of the first move whose end exceeds `x`, and that end's predecessor (0 for
-    /// the first move).
+impl StateDraw {
+    /// The move a world takes from this state, drawn from the world's generator `rng` and the
+    /// suit's bits `choice` (its low half picks the column; a rejected draw takes more from
+    /// `rng`).
     #[inline(always)]
-    fn find(&self, moves: &[Move], x: u64) -> (usize, u64) {
-        let g = ((x as u128 * self.scale as u128) >> 64) as usize;
-        let first = self.first as usize;
-        let mut at = first + self.guide[g % GUIDE] as usize;
-        let mut start = if at > first { moves[at - 1].end } else { 0 };
-        while x >= moves[at].end {
-            start = moves[at].end;
-            at += 1;
-        }
-        (at, start)
+    fn draw<'a>(&self, moves: &'a [Move], choice: u64, rng: &mut SplitMix64) -> &'a Move {
+        let column = self.columns.below_from(choice as u32, rng);
+        let number = self.total.below(rng);
+        let landed = &moves[self.first as usize + column as usize];
+        let taken = if number < landed.threshold {
+            column
+        } else {
+            landed.alias
+        };
+        &moves[self.first as usize + taken as usize]
     }
+}
+
+/// Fills the alias columns of one state's `moves` from their weights (`threshold` holds each
+/// move's weight on entry): Vose's pairing of a column under `total` with one over it, in
+/// integers (each weight times the number of columns, each column `total` high), so the draw
+/// is exact.
+fn build_alias(
+    moves: &mut [Move],
+    total: u64,
+    small: &mut Vec<(u32, u64)>,
+    large: &mut Vec<(u32, u64)>,
+) {
+    small.clear();
+    large.clear();
+    let columns = moves.len() as u64;
+    for (k, step) in moves.iter_mut().enumerate() {
+        let scaled = step.threshold * columns;
+        if scaled < total {
+            small.push((k as u32, scaled));
+        } else {
+            large.push((k as u32, scaled));
+        }
+        // A column that is never paired keeps its own move whatever the number.
+        step.threshold = total;
+        step.alias = k as u32;
+    }
+    while let (Some(&(under, height)), Some(&(over, over_height))) = (small.last(), large.last()) {
+        small.pop();
+        large.pop();
+        moves[under as usize].threshold = height;
+        moves[under as usize].alias = over;
+        let left = over_height - (total - height);
+        if left < total {
+            small.push((over, left));
+        } else {
+            large.push((over, left));
+        }
+    }
+    // In exact integers every column left over is exactly `total` high.
+    debug_assert!(small
+        .iter()
+        .chain(large.iter())
+        .all(|&(_, height)| height == total));
 }
 
 /// A sampler's tables after trump, and the scratch that builds them. A search builds a sampler
@@ -205,7 +299,10 @@ struct Tables {
     /// the states reached at a suit and the next.
     enumerated: Vec<(u32, [u16; 3])>,
     move_range: Vec<(u32, u32)>,
-    guided: Vec<StateMoves>,
+    state_draws: Vec<StateDraw>,
+    /// Scratch of the alias tables' build: the columns under and over their height.
+    small: Vec<(u32, u64)>,
+    large: Vec<(u32, u64)>,
     reached: Vec<bool>,
     next_reached: Vec<bool>,
 }
@@ -239,7 +336,9 @@ impl Tables {
             + bytes(&self.ways)
             + bytes(&self.enumerated)
             + bytes(&self.move_range)
-            + bytes(&self.guided)
+            + bytes(&self.state_draws)
+            + bytes(&self.small)
+            + bytes(&self.large)
             + bytes(&self.reached)
             + bytes(&self.next_reached)
     }
@@ -271,11 +370,10 @@ pub struct WorldSampler {
     left_after: [u32; 5],
     /// Flags every announcing seat must reach.
     target_flags: u8,
-    /// After trump: the state of the dynamic program at the first suit, the draw below the
-    /// count, the root's moves and every reachable state's (`Move::next_moves`).
+    /// After trump: the state of the dynamic program at the first suit and its draw (every
+    /// reachable state's is in the moves that lead to it, `Move::next`).
     root_state: usize,
-    root_draw: Below,
-    root_moves: StateMoves,
+    root: StateDraw,
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
@@ -305,8 +403,7 @@ impl WorldSampler {
             left_after: [0; 5],
             target_flags: 0,
             root_state: 0,
-            root_draw: Below::default(),
-            root_moves: StateMoves::default(),
+            root: StateDraw::default(),
             count: 0,
             template: None,
         };
@@ -454,15 +551,13 @@ impl WorldSampler {
         self.tables.completions = completions;
         let root = state_index(caps[0], caps[1], 0);
         let count = self.tables.completions[0][root];
-        self.root_draw = Below::new(count);
         self.root_state = root;
         self.list_moves();
         count
     }
 
     /// For every state the draw can reach, suit by suit from the root, the buckets it may
-    /// take next with their cumulative weights (the decoding of [`Self::draw_after_trump`]
-    /// then scans only these, heaviest first).
+    /// take next as the columns of the state's alias table ([`StateDraw`]).
     fn list_moves(&mut self) {
         let tables = &mut self.tables;
         tables.moves.clear();
@@ -494,49 +589,50 @@ impl WorldSampler {
                     }
                     tables.next_reached[next] = true;
                     tables.moves.push(Move {
-                        // The move's weight until the ends are summed below.
-                        end: bucket.len as u64 * per_way,
-                        per_way,
+                        // The move's weight until the alias columns are built below.
+                        threshold: bucket.len as u64 * per_way,
+                        alias: 0,
                         first_way: bucket.first_way,
-                        // The next state's index until its moves are listed.
-                        next_moves: StateMoves {
+                        ways: Below32::new(bucket.len),
+                        // The next state's index until its draw is known.
+                        next: StateDraw {
                             first: next as u32,
-                            ..StateMoves::default()
+                            ..StateDraw::default()
                         },
                     });
                 }
-                // The heaviest moves first, so that the decoding's scan stops early on
-                // average (docs/SEARCH.md "Speed"; any fixed order decodes uniformly).
-                let moves = &mut tables.moves[first..];
-                moves.sort_by_key(|step| std::cmp::Reverse(step.end));
-                let mut end = 0u64;
-                for step in moves.iter_mut() {
-                    end += step.end;
-                    step.end = end;
-                }
+                let total = tables.completions[level][state];
+                build_alias(
+                    &mut tables.moves[first..],
+                    total,
+                    &mut tables.small,
+                    &mut tables.large,
+                );
                 tables.move_range[level * STATES + state] =
                     (first as u32, tables.moves.len() as u32);
             }
             std::mem::swap(&mut tables.reached, &mut tables.next_reached);
         }
         level_moves[LAST_LEVEL + 1] = tables.moves.len();
-        // Each reachable state's moves with their guide, computed once a state.
-        tables.guided.clear();
-        let moves = &tables.moves;
-        let guides = tables.move_range.iter();
-        let guides =
-            guides.map(|&(first, last)| StateMoves::of(moves, first as usize, last as usize));
-        tables.guided.extend(guides);
+        // Each reachable state's draw, computed once a state.
+        tables.state_draws.clear();
+        let completions = &tables.completions;
+        let draws = tables.move_range.iter().enumerate();
+        let draws = draws.map(|(index, &(first, last))| StateDraw {
+            first,
+            columns: Below32::new(last - first),
+            total: Below::new(completions[index / STATES][index % STATES]),
+        });
+        tables.state_draws.extend(draws);
         for level in 0..LAST_LEVEL {
             for step in &mut tables.moves[level_moves[level]..level_moves[level + 1]] {
-                step.next_moves =
-                    tables.guided[(level + 1) * STATES + step.next_moves.first as usize];
+                step.next = tables.state_draws[(level + 1) * STATES + step.next.first as usize];
             }
         }
         for step in &mut tables.moves[level_moves[LAST_LEVEL]..] {
-            step.next_moves = StateMoves::default();
+            step.next = StateDraw::default();
         }
-        self.root_moves = tables.guided[self.root_state];
+        self.root = tables.state_draws[self.root_state];
     }
 
     /// Every way to give `suit`'s unseen cards to the other seats that agrees with their
@@ -607,10 +703,8 @@ impl WorldSampler {
         for &(index, lanes) in &tables.enumerated {
             let bucket = &mut buckets[index as usize];
             let given = lanes.map(|lane| CardSet::from_lane(lane as u32, suit));
-            tables.ways[(bucket.first_way + bucket.len) as usize] = Way {
-                lanes,
-                runs: SuitRuns::of(suit, trump, &self.fixed, &given),
-            };
+            let runs = SuitRuns::of(suit, trump, &self.fixed, &given);
+            tables.ways[(bucket.first_way + bucket.len) as usize] = Way::new(lanes, runs);
             bucket.len += 1;
         }
         self.tables = tables;
@@ -636,7 +730,7 @@ impl WorldSampler {
         }
     }
 
-    /// Decodes one uniform number below the count, suit by suit (mixed radix).
+    /// A uniformly drawn world after trump ([`Self::draw_after_trump`]) as a deal and hands.
     fn sample_after_trump(&self, rng: &mut SplitMix64) -> (Deal, [CardSet; 4]) {
         let info = &self.info;
         let hands = self.draw_after_trump(rng);
@@ -658,57 +752,54 @@ impl WorldSampler {
     /// After trump: the cards each other seat was dealt in a uniformly drawn world.
     #[inline]
     fn draw_after_trump(&self, rng: &mut SplitMix64) -> [CardSet; 3] {
-        let mut hands = [[CardSet::EMPTY; 3]];
-        let mut runs = [SuitRuns::default()];
-        self.decode_after_trump(&[self.root_draw.below(rng)], &mut hands, &mut runs);
-        hands[0]
+        self.draw_with_runs(rng).0
     }
 
-    /// The worlds numbered `numbers` (each below the count), decoded suit by suit into
-    /// `hands` (mixed radix), with what their suits make toward the declarations in `runs`.
-    /// Several numbers are decoded level by level together: each world's chain of dependent
-    /// table reads (often a cache miss) overlaps the others' (docs/SEARCH.md "Speed").
+    /// A uniformly drawn world after trump: the cards each other seat was dealt, and what its
+    /// suits make toward the declarations. Suit by suit, the state's move (which bucket) from
+    /// its alias table and a way of the bucket uniformly, each from fresh random bits, so no
+    /// choice waits on a division of the one before (docs/SEARCH.md "Session 9: the draw").
     #[inline(always)]
-    fn decode_after_trump(
-        &self,
-        numbers: &[u64],
-        hands: &mut [[CardSet; 3]],
-        runs: &mut [SuitRuns],
-    ) {
-        let mut xs = [0u64; MAX_TOGETHER];
-        let mut ranges = [self.root_moves; MAX_TOGETHER];
-        let xs = &mut xs[..numbers.len()];
-        xs.copy_from_slice(numbers);
-        for hand in hands.iter_mut() {
-            *hand = self.fixed;
+    fn draw_with_runs(&self, rng: &mut SplitMix64) -> ([CardSet; 3], SuitRuns) {
+        let mut hand = self.fixed;
+        let mut runs = SuitRuns::default();
+        // Suit by suit, written out so that each suit's shift is a constant.
+        let state = self.draw_suit::<0>(&self.root, rng, &mut hand, &mut runs);
+        let state = self.draw_suit::<1>(state, rng, &mut hand, &mut runs);
+        let state = self.draw_suit::<2>(state, rng, &mut hand, &mut runs);
+        self.draw_suit::<3>(state, rng, &mut hand, &mut runs);
+        (hand, runs)
+    }
+
+    /// One suit of [`Self::draw_with_runs`] from `state`: adds the way drawn to `hand` and
+    /// `runs` and returns the next state's draw.
+    #[inline(always)]
+    fn draw_suit<'a, const SUIT: usize>(
+        &'a self,
+        state: &StateDraw,
+        rng: &mut SplitMix64,
+        hand: &mut [CardSet; 3],
+        runs: &mut SuitRuns,
+    ) -> &'a StateDraw {
+        // The low half picks the column, the high half the way.
+        let choice = rng.next_u64();
+        let step = state.draw(&self.tables.moves, choice, rng);
+        let way = step.ways.below_from((choice >> 32) as u32, rng);
+        let way = &self.tables.ways[step.first_way as usize + way as usize];
+        let way = *way;
+        for (j, cards) in hand.iter_mut().enumerate() {
+            *cards = cards.union(CardSet(way.lane(j) << (LANE_BITS as usize * SUIT)));
         }
-        runs.fill(SuitRuns::default());
-        for suit in Suit::ALL {
-            let worlds = xs
-                .iter_mut()
-                .zip(&mut ranges)
-                .zip(hands.iter_mut().zip(runs.iter_mut()));
-            for ((x, range), (hand, runs)) in worlds {
-                let (at, start) = range.find(&self.tables.moves, *x);
-                let step = &self.tables.moves[at];
-                *x -= start;
-                let way = &self.tables.ways[step.first_way as usize + (*x / step.per_way) as usize];
-                *x %= step.per_way;
-                for (cards, lane) in hand.iter_mut().zip(way.lanes) {
-                    *cards = cards.union(CardSet::from_lane(lane as u32, suit));
-                }
-                runs.add(&way.runs);
-                *range = step.next_moves;
-            }
-        }
+        runs.add(way.runs());
+        &step.next
     }
 
     /// Uniformly drawn consistent worlds as the search kernel's states, one for each of
     /// `worlds` (at most [`MAX_TOGETHER`]; docs/SEARCH.md "Speed"): `template` is
     /// [`Rollout::of`] a world of this view ([`WorldSampler::sample`]), and `worlds[i]` is
     /// `Rollout::of(&self.sample(rng))` for the `i`-th of as many calls in turn on the same `rng`,
-    /// without building the [`Hand`]s; the worlds' numbers are drawn first, then decoded
-    /// together. Auto mode after trump only (table mode's worlds go through the `Hand`).
+    /// without building the [`Hand`]s. Auto mode after trump only (table mode's worlds go
+    /// through the `Hand`).
     #[inline]
     pub(crate) fn sample_rollouts(
         &self,
@@ -723,16 +814,11 @@ impl WorldSampler {
             }
             return;
         }
-        let mut numbers = [0u64; MAX_TOGETHER];
-        let numbers = &mut numbers[..worlds.len()];
-        for number in numbers.iter_mut() {
-            *number = self.root_draw.below(rng);
-        }
-        let mut drawn = [[CardSet::EMPTY; 3]; MAX_TOGETHER];
+        let mut drawn = [([CardSet::EMPTY; 3], SuitRuns::default()); MAX_TOGETHER];
         let drawn = &mut drawn[..worlds.len()];
-        let mut drawn_runs = [SuitRuns::default(); MAX_TOGETHER];
-        let drawn_runs = &mut drawn_runs[..worlds.len()];
-        self.decode_after_trump(numbers, drawn, drawn_runs);
+        for world in drawn.iter_mut() {
+            *world = self.draw_with_runs(rng);
+        }
         let trump = info.trump().unwrap_or(Suit::Clubs);
         let seat = info.seat();
         let own = info.hand().union(info.played_by(seat));
@@ -746,8 +832,7 @@ impl WorldSampler {
             bella_open: info.bella().is_none(),
             team: team_of(seat),
         };
-        let worlds = worlds.iter_mut().zip(drawn.iter().zip(drawn_runs.iter()));
-        for (world, (hands, runs)) in worlds {
+        for (world, (hands, runs)) in worlds.iter_mut().zip(drawn.iter()) {
             let mut held = [info.hand(); 4];
             for (j, &who) in self.others.iter().enumerate() {
                 held[who as usize] = hands[j].minus(info.played_by(who));
@@ -784,11 +869,11 @@ impl Credit {
     /// Each team's points still to credit in the world whose other seats' suits make `runs`.
     #[inline(always)]
     fn pending(&self, runs: &SuitRuns) -> [u32; 2] {
-        let best = [runs.best[0], runs.best[1], runs.best[2], self.own_best];
+        let best = [runs.best(0), runs.best(1), runs.best(2), self.own_best];
         let totals = [
-            runs.points[0] as u32,
-            runs.points[1] as u32,
-            runs.points[2] as u32,
+            runs.points(0),
+            runs.points(1),
+            runs.points(2),
             self.own_points,
         ];
         let top = best[0].max(best[1]).max(best[2].max(best[3]));
@@ -802,7 +887,7 @@ impl Credit {
         let partner_runs = totals[winner ^ 2] * self.team_runs as u32;
         let mut pending = [0u32; 2];
         pending[self.team ^ (!winner & 1)] += (totals[winner] + partner_runs) * scores as u32;
-        let bella = runs.bella as u32 | (self.own_bella as u32) << 3;
+        let bella = runs.bella() as u32 | (self.own_bella as u32) << 3;
         // Bella's place (at most one seat holds trump's king and queen); 4 when no one does.
         let holder = (bella | 1 << 4).trailing_zeros() as usize;
         let credited = self.bella_open & (bella != 0);
@@ -855,6 +940,34 @@ fn run_class_of_points(points: u32) -> u8 {
 fn before_trump_count() -> u128 {
     let factorial = |n: u128| (1..=n).product::<u128>();
     factorial(30) / (factorial(3) * (factorial(6) * factorial(3)).pow(3))
+}
+
+/// Uniform numbers in `0..n` (n > 0) from 32 random bits: Lemire's multiply-shift with its
+/// rejection step, so exactly uniform; the rejection threshold (a division) is found once.
+#[derive(Clone, Copy, Debug, Default)]
+struct Below32 {
+    n: u32,
+    threshold: u32,
+}
+
+impl Below32 {
+    fn new(n: u32) -> Below32 {
+        Below32 {
+            n,
+            threshold: if n == 0 { 0 } else { n.wrapping_neg() % n },
+        }
+    }
+
+    /// The number `bits` give, or, when they fall in the rejected few, the low half of the
+    /// next of `rng`'s numbers that do not.
+    #[inline(always)]
+    fn below_from(&self, bits: u32, rng: &mut SplitMix64) -> u32 {
+        let mut product = bits as u64 * self.n as u64;
+        while (product as u32) < self.threshold {
+            product = rng.next_u64() as u32 as u64 * self.n as u64;
+        }
+        (product >> 32) as u32
+    }
 }
 
 /// Uniform numbers in `0..n` (n > 0): Lemire's multiply-shift with its rejection step, so
@@ -989,6 +1102,84 @@ mod tests {
         assert!(states.len() > 30);
     }
 
+    /// Each move of an alias table is taken with probability exactly its weight over the
+    /// total: over the columns (each `1 / columns` likely), the share of the numbers below
+    /// `total` that land on it, for random weights (one move, equal weights, one heavy, many
+    /// light, totals up to 2^40).
+    #[test]
+    fn alias_columns_give_each_move_its_weight() {
+        let mut rng = SplitMix64::new(45);
+        let (mut small, mut large) = (Vec::new(), Vec::new());
+        for round in 0..2_000u64 {
+            let count = 1 + rng.below(60) as usize;
+            let scale = 1u64 << rng.below(30);
+            let weights: Vec<u64> = (0..count)
+                .map(|k| match round % 3 {
+                    0 => scale,
+                    1 if k == 0 => scale << 10,
+                    _ => 1 + rng.next_u64() % scale,
+                })
+                .collect();
+            let total: u64 = weights.iter().sum();
+            let mut moves: Vec<Move> = weights
+                .iter()
+                .map(|&weight| Move {
+                    threshold: weight,
+                    alias: 0,
+                    first_way: 0,
+                    ways: Below32::default(),
+                    next: StateDraw::default(),
+                })
+                .collect();
+            build_alias(&mut moves, total, &mut small, &mut large);
+            let mut landed = vec![0u128; count];
+            for (column, step) in moves.iter().enumerate() {
+                assert!(step.threshold <= total && (step.alias as usize) < count);
+                landed[column] += step.threshold as u128;
+                landed[step.alias as usize] += (total - step.threshold) as u128;
+            }
+            for (k, &weight) in weights.iter().enumerate() {
+                assert_eq!(landed[k], weight as u128 * count as u128, "round {round}");
+            }
+        }
+    }
+
+    /// Adding suits' packed summaries is each seat's best strength (R4.2), points summed
+    /// (R4.1) and bella (R4.5) as field by field: strengths as the run tables make them (none,
+    /// or 0x40 and a top card of at least the third rank), at most 100 points a seat.
+    #[test]
+    fn suit_runs_add_field_by_field() {
+        let mut rng = SplitMix64::new(44);
+        let strength = |rng: &mut SplitMix64| match rng.below(3) {
+            0 => 0,
+            _ => 0x44 + rng.below(0x3C) as u8,
+        };
+        for _ in 0..20_000 {
+            let (mut best, mut points, mut bella) = ([0u8; 3], [0u32; 3], 0u8);
+            let mut sum = SuitRuns::default();
+            let trump = rng.below(4);
+            for suit in 0..4 {
+                let runs = SuitRuns::new(
+                    [0; 3].map(|_| strength(&mut rng)),
+                    // Two suits with runs at most: 100 points a seat at most.
+                    [0; 3].map(|_| [0, 20, 50][rng.below(3) as usize] * (suit < 2) as u32),
+                    if suit == trump {
+                        1 << rng.below(4) & 7
+                    } else {
+                        0
+                    },
+                );
+                for j in 0..3 {
+                    best[j] = best[j].max(runs.best(j));
+                    points[j] += runs.points(j);
+                }
+                bella |= runs.bella();
+                sum.add(runs);
+            }
+            assert_eq!(sum, SuitRuns::new(best, points, bella));
+        }
+    }
+
     /// A drawn world's credit for runs and bella, without branches, is what R4.3 and R4.5 give
     /// the four seats' summaries ([`AutoDeclarations::of_summaries`]): every seat observing,
     /// with and without `team_runs`, runs and bella scored or not, ties, no runs, bella with any
@@ -999,17 +1190,16 @@ mod tests {
         for _ in 0..20_000 {
             let seat = rng.below(4) as u8;
             let others = [next_seat(seat), partner(seat), right_of(seat)];
-            let strength = |rng: &mut SplitMix64| rng.below(4) as u8 * rng.below(3) as u8;
-            let runs = SuitRuns {
-                best: [strength(&mut rng), strength(&mut rng), strength(&mut rng)],
-                points: [0; 3].map(|_| rng.below(6) as u8 * 20),
-                bella: 0,
+            // No run, or one of a few strengths (ties are common).
+            let strength = |rng: &mut SplitMix64| match rng.below(3) {
+                0 => 0,
+                _ => 0x46 + rng.below(4) as u8,
             };
+            let best = [strength(&mut rng), strength(&mut rng), strength(&mut rng)];
+            let points = [0; 3].map(|_| rng.below(6) * 20);
             let bella_at = rng.below(5) as usize;
-            let runs = SuitRuns {
-                bella: if bella_at < 3 { 1 << bella_at } else { 0 },
-                ..runs
-            };
+            let bella = if bella_at < 3 { 1 << bella_at } else { 0 };
+            let runs = SuitRuns::new(best, points, bella);
             let credit = Credit {
                 own_best: strength(&mut rng),
                 own_points: rng.below(6) * 20,
@@ -1023,9 +1213,9 @@ mod tests {
             let mut totals = [credit.own_points; 4];
             let mut bella = credit.own_bella.then_some(seat);
             for (j, &who) in others.iter().enumerate() {
-                best[who as usize] = runs.best[j];
-                totals[who as usize] = runs.points[j] as u32;
-                if runs.bella & (1 << j) != 0 {
+                best[who as usize] = runs.best(j);
+                totals[who as usize] = runs.points(j);
+                if runs.bella() & (1 << j) != 0 {
                     bella = Some(who);
                 }
             }
