@@ -22,6 +22,8 @@ use crate::seats::SEATS;
 
 /// Worlds a register holds: 64-bit lanes of a 512-bit register.
 pub(crate) const LANES: usize = 8;
+/// The mask of every lane.
+const EVERY_LANE: __mmask8 = u8::MAX;
 /// The random draws a round of plays takes for a full register: one for each pair of worlds.
 const DRAWS_A_ROUND: usize = LANES / 2;
 /// The SplitMix64 increment and output multipliers (rust/rng.rs).
@@ -378,25 +380,39 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
     let mut groups: [Group; GROUPS] = core::array::from_fn(|g| load_group(chunk(g)));
     let mut state = rng.state();
 
-    // The tricks under way: in each round the worlds with one take the next draws in turn.
+    // The tricks under way. The scalar kernel plays them in rounds, a card of each world with
+    // one in turn, a draw each: a world whose trick holds `p` cards plays its place `p` in
+    // round 1, `p + 1` in round 2, ... So the rounds' draws are made first (they depend only on
+    // which worlds are under way in each round), then the places are played in order, each
+    // lane with the draw of the round in which it plays that place, and the tricks end
+    // together.
     let one_to_eight: [u64; LANES] = core::array::from_fn(|k| GOLDEN.wrapping_mul(k as u64 + 1));
     let one_to_eight = load(&one_to_eight);
-    for _ in 1..TRICK_CARDS {
-        let under_way = groups
-            .each_ref()
-            .map(|group| _mm512_test_epi64_mask(group.position, group.position));
-        if under_way.iter().all(|&lanes| lanes == 0) {
-            break;
+    let started = groups.each_ref().map(|group| {
+        [1, 2, 3].map(|cards| _mm512_cmpeq_epu64_mask(group.position, _mm512_set1_epi64(cards)))
+    });
+    if started.iter().flatten().any(|&lanes| lanes != 0) {
+        let mut rounds = [[_mm512_setzero_si512(); TRICK_CARDS as usize - 1]; GROUPS];
+        for round in 0..TRICK_CARDS as usize - 1 {
+            for (draws, started) in rounds.iter_mut().zip(&started) {
+                // Under way in this round: at most `3 - round` cards when the kernel started.
+                let under_way = started[..TRICK_CARDS as usize - 1 - round]
+                    .iter()
+                    .fold(0, |lanes, &more| lanes | more);
+                let mixed = mix64(_mm512_add_epi64(
+                    _mm512_set1_epi64(state as i64),
+                    one_to_eight,
+                ));
+                state = state.wrapping_add(GOLDEN.wrapping_mul(under_way.count_ones() as u64));
+                draws[round] = _mm512_maskz_expand_epi64(under_way, mixed);
+            }
         }
-        for (group, &under_way) in groups.iter_mut().zip(&under_way) {
-            let draws = mix64(_mm512_add_epi64(
-                _mm512_set1_epi64(state as i64),
-                one_to_eight,
-            ));
-            state = state.wrapping_add(GOLDEN.wrapping_mul(under_way.count_ones() as u64));
-            let draw = _mm512_maskz_expand_epi64(under_way, draws);
-            play_under_way::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(group, draw, under_way, &shared);
-        }
+        play_under_way::<UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+            &mut groups,
+            &rounds,
+            &started,
+            &shared,
+        );
     }
 
     // Whole tricks: the generator's states of two rounds' draws for each group (a pair of
@@ -469,49 +485,60 @@ fn finish_with<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
     }
 }
 
-/// A card of each world of `group` with a trick under way (the lanes `under_way`) from its
-/// `draw`; a trick that fills is ended.
+/// Finishes the tricks under way: a lane whose trick held `p` cards (`started[p - 1]`) plays
+/// its places `p` to 3, place `q` with the draw of round `q - p + 1` (`rounds[g][q - p]`).
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
-fn play_under_way<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
-    group: &mut Group,
-    draw: __m512i,
-    under_way: __mmask8,
+fn play_under_way<
+    const UNDERTRUMP_OPTIONAL: bool,
+    const PARTNER_EXEMPT: bool,
+    const GROUPS: usize,
+>(
+    groups: &mut [Group; GROUPS],
+    rounds: &[[__m512i; TRICK_CARDS as usize - 1]; GROUPS],
+    started: &[[__mmask8; TRICK_CARDS as usize - 1]; GROUPS],
     shared: &Shared,
 ) {
-    let Group {
-        lanes,
-        trick,
-        position,
-    } = group;
-    let at = |place: u64| _mm512_cmpeq_epu64_mask(*position, _mm512_set1_epi64(place as i64));
-    let hand = _mm512_mask_mov_epi64(
-        _mm512_mask_mov_epi64(lanes.places[1], at(2), lanes.places[2]),
-        at(3),
-        lanes.places[3],
+    let [one, two, three] = [0, 1, 2];
+    let draws: [[__m512i; 4]; GROUPS] = core::array::from_fn(|g| {
+        let (rounds, started) = (&rounds[g], &started[g]);
+        [
+            _mm512_setzero_si512(),
+            rounds[0],
+            _mm512_mask_mov_epi64(rounds[0], started[one], rounds[1]),
+            _mm512_mask_mov_epi64(
+                _mm512_mask_mov_epi64(rounds[0], started[two], rounds[1]),
+                started[one],
+                rounds[2],
+            ),
+        ]
+    });
+    let at_one = started.map(|started| started[one]);
+    let by_two = started.map(|started| started[one] | started[two]);
+    let by_three = started.map(|started| started[one] | started[two] | started[three]);
+    follow_in_groups::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, true>(
+        groups,
+        Some(draws),
+        at_one,
+        shared,
     );
-    // R5.1 `partner_exempt`: the partner (two places back) wins so far.
-    let exempt = if PARTNER_EXEMPT {
-        _mm512_cmpeq_epu64_mask(
-            trick.winner,
-            _mm512_sub_epi64(*position, _mm512_set1_epi64(2)),
-        )
-    } else {
-        0
-    };
-    let cards = legal::<UNDERTRUMP_OPTIONAL>(hand, trick, exempt, shared);
-    let index = choose(cards, draw, shared.select_in_nibble);
-    let card = _mm512_sllv_epi64(_mm512_set1_epi64(1), index);
-    for (place, hand) in lanes.places.iter_mut().enumerate().skip(1) {
-        *hand = _mm512_mask_andnot_epi64(*hand, under_way & at(place as u64), card, *hand);
+    follow_in_groups::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, true>(
+        groups,
+        Some(draws),
+        by_two,
+        shared,
+    );
+    follow_in_groups::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, true>(
+        groups,
+        Some(draws),
+        by_three,
+        shared,
+    );
+    for (group, &under_way) in groups.iter_mut().zip(&by_three) {
+        end_trick(&mut group.lanes, group.trick, under_way);
     }
-    take_if_beats(trick, card, index, *position, shared);
-    *position = _mm512_mask_add_epi64(*position, under_way, *position, _mm512_set1_epi64(1));
-    let done = _mm512_cmpeq_epu64_mask(*position, _mm512_set1_epi64(TRICK_CARDS as i64));
-    end_trick(lanes, *trick, done);
-    *position = _mm512_mask_mov_epi64(*position, done, _mm512_setzero_si512());
 }
 
 /// SplitMix64's output function ([`crate::rng::mix64`]) on each lane.
@@ -683,12 +710,18 @@ fn lead(hand: &mut __m512i, index: __m512i, playing: __mmask8, shared: &Shared) 
 }
 
 /// The seat `PLACE` places after the leader plays in the `playing` lanes: a random legal card
-/// from `draw`, or its only card (the last trick) without one.
+/// from `draw`, or its only card (the last trick) without one. With `KEEP_IDLE` the other
+/// lanes' tricks are left as they are.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
-fn follow<const PLACE: u64, const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool>(
+fn follow<
+    const PLACE: u64,
+    const UNDERTRUMP_OPTIONAL: bool,
+    const PARTNER_EXEMPT: bool,
+    const KEEP_IDLE: bool,
+>(
     hand: &mut __m512i,
     trick: &mut Trick,
     draw: Option<__m512i>,
@@ -711,7 +744,8 @@ fn follow<const PLACE: u64, const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMP
         None => (*hand, only_card(*hand)),
     };
     *hand = _mm512_mask_andnot_epi64(*hand, playing, card, *hand);
-    take_if_beats(trick, card, index, place, shared);
+    let adding = if KEEP_IDLE { playing } else { EVERY_LANE };
+    take_if_beats(trick, card, index, place, adding, shared);
 }
 
 /// A whole trick of each group in its `playing` lanes: each seat's card from its group's
@@ -735,13 +769,13 @@ fn play_tricks<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
         };
         group.trick = lead(&mut group.lanes.places[0], index, playing[g], shared);
     }
-    follow_in_groups::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+    follow_in_groups::<1, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, false>(
         groups, draws, playing, shared,
     );
-    follow_in_groups::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+    follow_in_groups::<2, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, false>(
         groups, draws, playing, shared,
     );
-    follow_in_groups::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS>(
+    follow_in_groups::<3, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, GROUPS, false>(
         groups, draws, playing, shared,
     );
     for (group, &playing) in groups.iter_mut().zip(&playing) {
@@ -749,7 +783,10 @@ fn play_tricks<const UNDERTRUMP_OPTIONAL: bool, const PARTNER_EXEMPT: bool, cons
     }
 }
 
-/// [`follow`] at `PLACE` in each group in turn.
+/// [`follow`] at `PLACE` in each group in turn. `KEEP_IDLE`: the lanes not playing hold a
+/// trick of their own (the tricks under way), which the play must leave as it is; in whole
+/// tricks they have none. (Its two values also give the two callers their own copies, which
+/// the compiler inlines into each; one copy shared is kept out of line, a call a place.)
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
@@ -759,6 +796,7 @@ fn follow_in_groups<
     const UNDERTRUMP_OPTIONAL: bool,
     const PARTNER_EXEMPT: bool,
     const GROUPS: usize,
+    const KEEP_IDLE: bool,
 >(
     groups: &mut [Group; GROUPS],
     draws: Option<[[__m512i; 4]; GROUPS]>,
@@ -768,7 +806,7 @@ fn follow_in_groups<
     for (g, group) in groups.iter_mut().enumerate() {
         let draw = draws.map(|draws| draws[g][PLACE as usize]);
         let Group { lanes, trick, .. } = group;
-        follow::<PLACE, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT>(
+        follow::<PLACE, UNDERTRUMP_OPTIONAL, PARTNER_EXEMPT, KEEP_IDLE>(
             &mut lanes.places[PLACE as usize],
             trick,
             draw,
@@ -790,8 +828,9 @@ fn only_card(hand: __m512i) -> __m512i {
     )
 }
 
-/// Adds `card` (bit `index`), played from `place` places after the leader, to the trick: it
-/// takes the trick when it beats the winner (R5.2), and its points count (R1.3).
+/// Adds `card` (bit `index`), played from `place` places after the leader, to the trick in
+/// the `adding` lanes: it takes the trick when it beats the winner (R5.2), and its points
+/// count (R1.3).
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
@@ -801,12 +840,18 @@ fn take_if_beats(
     card: __m512i,
     index: __m512i,
     place: __m512i,
+    adding: __mmask8,
     shared: &Shared,
 ) {
-    let wins = _mm512_test_epi64_mask(trick.beats, card);
+    let wins = _mm512_mask_test_epi64_mask(adding, trick.beats, card);
     trick.beats = _mm512_mask_mov_epi64(trick.beats, wins, beats_of(index, shared));
     trick.winner = _mm512_mask_mov_epi64(trick.winner, wins, place);
-    trick.points = _mm512_add_epi64(trick.points, _mm512_permutexvar_epi8(index, shared.points));
+    trick.points = _mm512_mask_add_epi64(
+        trick.points,
+        adding,
+        trick.points,
+        _mm512_permutexvar_epi8(index, shared.points),
+    );
 }
 
 /// Ends the trick in the `playing` lanes: its winner's team takes its points and, in the
