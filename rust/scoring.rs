@@ -52,26 +52,27 @@ impl Outcome {
 /// assert_eq!(score_hand([110, 92], 0, &Rules::default()), (Outcome::Made, [110, 92]));
 /// ```
 pub fn score_hand(points: [u32; 2], caller_team: usize, rules: &Rules) -> (Outcome, [u32; 2]) {
-    let other = 1 - caller_team;
+    let (callers, others) = (points[caller_team], points[1 - caller_team]);
     let count = points[0] + points[1];
-    let mut score = [0u32; 2];
-    let outcome = match points[caller_team].cmp(&points[other]) {
-        std::cmp::Ordering::Greater => {
-            score = points;
-            Outcome::Made
-        }
-        std::cmp::Ordering::Less => {
-            score[other] = count;
-            Outcome::Bait
-        }
-        std::cmp::Ordering::Equal => {
-            score[other] = if rules.half_bait_is_bait {
-                count
-            } else {
-                points[other]
-            };
-            Outcome::HalfBait
-        }
+    let outcome = match callers.cmp(&others) {
+        std::cmp::Ordering::Greater => Outcome::Made,
+        std::cmp::Ordering::Less => Outcome::Bait,
+        std::cmp::Ordering::Equal => Outcome::HalfBait,
+    };
+    // R6.2: each team scores its points; R6.3: the others take the count; R6.4: the others
+    // keep theirs (the count under `half_bait_is_bait`); the callers score nothing unless made.
+    // As selects, not branches on the outcome: in the search's random playouts the outcome
+    // cannot be predicted (docs/SEARCH.md "Session 9").
+    let made = callers > others;
+    let others_keep = made | ((callers == others) & !rules.half_bait_is_bait);
+    let callers_score = if made { callers } else { 0 };
+    let others_score = if others_keep { others } else { count };
+    // Both scores placed at once: an array written by index and read back whole waits on a
+    // store-forwarding stall.
+    let score = if caller_team == 0 {
+        [callers_score, others_score]
+    } else {
+        [others_score, callers_score]
     };
     (outcome, score)
 }
@@ -90,10 +91,20 @@ mod tests {
             score_hand([101, 101], 0, &rules),
             (Outcome::HalfBait, [0, 101])
         );
+        // The same with the teams swapped: each score lands on its own team's side.
+        assert_eq!(score_hand([107, 95], 1, &rules), (Outcome::Bait, [202, 0]));
+        assert_eq!(
+            score_hand([101, 101], 1, &rules),
+            (Outcome::HalfBait, [101, 0])
+        );
         let strict = Rules {
             half_bait_is_bait: true,
             ..rules
         };
+        assert_eq!(
+            score_hand([101, 101], 0, &strict),
+            (Outcome::HalfBait, [0, 202])
+        );
         assert_eq!(
             score_hand([101, 101], 1, &strict),
             (Outcome::HalfBait, [202, 0])
