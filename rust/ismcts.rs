@@ -654,6 +654,8 @@ const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
 /// count their visits first, a virtual loss, so the walks of a batch spread out as sequential
 /// ones would).
 const BATCH: usize = MOST_TOGETHER;
+// A batch's walks are numbered in bytes (`grow_with`'s trail).
+const _: () = assert!(BATCH <= u8::MAX as usize + 1);
 const _: () = assert!((CLOCK_EVERY as usize).is_multiple_of(BATCH));
 /// Greedy playouts' batches: their branches mispredict whether interleaved or not, so larger
 /// batches only spread the walks' virtual loss (session 4 measured 4 against 8 and 16).
@@ -770,8 +772,12 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
     let sqrt_ln = sqrt_ln_table();
     let c = params.c as f32;
     let mut rng = SplitMix64::new(seed);
-    let mut paths = [[0u32; MAX_DEPTH]; BATCH];
-    let mut depths = [0usize; BATCH];
+    // The batch's paths one after the other, each node with the walk it belongs to, so that
+    // the back-up is one loop over the batch's nodes rather than a loop a walk, whose end (the
+    // path's length) was mispredicted about once a walk (docs/SEARCH.md "Session 9"); room for
+    // a whole path after the last one.
+    let mut trail = [0u32; (BATCH + 1) * MAX_DEPTH];
+    let mut walk_of = [0u8; (BATCH + 1) * MAX_DEPTH];
     let mut worlds = [template; BATCH];
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
@@ -791,18 +797,26 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
         for worlds in worlds[..size].chunks_mut(MAX_TOGETHER) {
             draw(&mut rng, worlds);
         }
-        for ((world, path), depth) in worlds[..size].iter_mut().zip(&mut paths).zip(&mut depths) {
+        let mut trail_len = 0;
+        for (k, world) in worlds[..size].iter_mut().enumerate() {
+            let path = trail[trail_len..]
+                .first_chunk_mut::<MAX_DEPTH>()
+                .expect("the trail has room for a path after the batch's paths");
             // SAFETY: the caller's guarantee.
-            *depth = unsafe { walk::<BMI2, AVX512, W>(tree, world, c, sqrt_ln, &mut rng, path) };
+            let depth = unsafe { walk::<BMI2, AVX512, W>(tree, world, c, sqrt_ln, &mut rng, path) };
+            // A whole path's room, in fixed-size stores: its length is not known before.
+            walk_of[trail_len..][..MAX_DEPTH].fill(k as u8);
+            trail_len += depth;
         }
         // SAFETY: the caller's guarantee.
         let scores =
             unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
-        for ((path, &depth), &score) in paths.iter().zip(&depths).zip(&scores[..size]) {
-            let shares = score_shares(score);
-            for &slot in &path[..depth] {
-                tree.reward(slot, shares);
-            }
+        let mut shares = [[0.0; 2]; BATCH];
+        for (share, &score) in shares.iter_mut().zip(&scores[..size]) {
+            *share = score_shares(score);
+        }
+        for (&slot, &k) in trail[..trail_len].iter().zip(&walk_of[..trail_len]) {
+            tree.reward(slot, shares[k as usize]);
         }
         done += size as u32;
     }
