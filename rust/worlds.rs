@@ -885,14 +885,18 @@ impl Credit {
         let winner = at_top.trailing_zeros() as usize;
         let scores = self.runs_open & (top != 0) & at_top.is_power_of_two();
         let partner_runs = totals[winner ^ 2] * self.team_runs as u32;
-        let mut pending = [0u32; 2];
-        pending[self.team ^ (!winner & 1)] += (totals[winner] + partner_runs) * scores as u32;
+        let runs_points = (totals[winner] + partner_runs) * scores as u32;
         let bella = runs.bella() as u32 | (self.own_bella as u32) << 3;
         // Bella's place (at most one seat holds trump's king and queen); 4 when no one does.
         let holder = (bella | 1 << 4).trailing_zeros() as usize;
         let credited = self.bella_open & (bella != 0);
-        pending[self.team ^ (!holder & 1)] += BELLA_POINTS * credited as u32;
-        pending
+        let bella_points = BELLA_POINTS * credited as u32;
+        // Each team's points in its half of one word, the half chosen by a shift: nothing is
+        // written to memory and read back wider (that stalled as the best runs did).
+        let team_half = |place: usize| 32 * (self.team ^ (!place & 1));
+        let both = ((runs_points as u64) << team_half(winner))
+            + ((bella_points as u64) << team_half(holder));
+        [both as u32, (both >> 32) as u32]
     }
 }
 
