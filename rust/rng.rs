@@ -3,7 +3,8 @@
 //! seeded deal (R2.3, R2.4) and a random playout are the same on every platform and in both
 //! engines.
 
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The SplitMix64 increment (the vector kernels draw ahead with it).
+pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The SplitMix64 output function.
 #[inline]

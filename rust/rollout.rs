@@ -16,6 +16,8 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx512::mix64 as mix64_lanes;
 
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};

@@ -29,6 +29,11 @@ use crate::seats::{next_seat, partner, right_of};
 use crate::state::Hand;
 use crate::variants::Declarations;
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+
+/// The suits, one level of the draw each.
+const SUITS: usize = Suit::ALL.len();
 /// The most cards a seat holds (R2.4).
 const HAND_CARDS: usize = 9;
 /// Remaining-capacity values per seat in the dynamic program (0..=9).
@@ -194,7 +199,9 @@ impl SuitRuns {
 /// alias table when it is the state's move `c` (Walker's alias method as Vose builds it, in
 /// integers so that it is exact): a draw that lands in this column takes this move when its
 /// number below the state's completions is below `threshold`, else the state's move `alias`.
+/// `repr(C)`: the AVX-512 draw gathers its fields by their offsets (rust/worlds/avx512.rs).
 #[derive(Clone, Copy, Debug)]
+#[repr(C)]
 struct Move {
     threshold: u64,
     alias: u32,
@@ -212,11 +219,13 @@ struct Move {
 /// Move `m` of weight `w_m` (its ways times the next state's completions) is taken with
 /// probability `w_m / total` (a column, then the number below `total` against the column's
 /// threshold), so a world's probability is the product of its suits', 1 / count.
+/// `repr(C)` with no padding between fields, for the AVX-512 draw's gathers.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 struct StateDraw {
+    total: Below,
     first: u32,
     columns: Below32,
-    total: Below,
 }
 
 impl StateDraw {
@@ -771,6 +780,23 @@ impl WorldSampler {
         (hand, runs)
     }
 
+    /// A full batch's worlds drawn at once in AVX-512 registers where the CPU has them
+    /// (rust/worlds/avx512.rs): the worlds [`Self::draw_with_runs`] draws one after another.
+    /// `false`, and nothing drawn, elsewhere or when a choice is rejected (rarely).
+    #[inline(always)]
+    fn draw_in_lanes(&self, rng: &mut SplitMix64, drawn: &mut [([CardSet; 3], SuitRuns)]) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if let Ok(batch) = <&mut [_; avx512::LANES]>::try_from(drawn) {
+            // A world to draw means every state a draw reaches has a move: the kernel's reads
+            // stay in the tables.
+            if self.count > 0 && crate::rollout::has_avx512() {
+                // SAFETY: the CPU has the kernel's extensions.
+                return unsafe { avx512::draw8(self, rng, batch) };
+            }
+        }
+        false
+    }
+
     /// One suit of [`Self::draw_with_runs`] from `state`: adds the way drawn to `hand` and
     /// `runs` and returns the next state's draw.
     #[inline(always)]
@@ -816,8 +842,10 @@ impl WorldSampler {
         }
         let mut drawn = [([CardSet::EMPTY; 3], SuitRuns::default()); MAX_TOGETHER];
         let drawn = &mut drawn[..worlds.len()];
-        for world in drawn.iter_mut() {
-            *world = self.draw_with_runs(rng);
+        if !self.draw_in_lanes(rng, drawn) {
+            for world in drawn.iter_mut() {
+                *world = self.draw_with_runs(rng);
+            }
         }
         let trump = info.trump().unwrap_or(Suit::Clubs);
         let seat = info.seat();
@@ -949,6 +977,7 @@ fn before_trump_count() -> u128 {
 /// Uniform numbers in `0..n` (n > 0) from 32 random bits: Lemire's multiply-shift with its
 /// rejection step, so exactly uniform; the rejection threshold (a division) is found once.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 struct Below32 {
     n: u32,
     threshold: u32,
@@ -977,6 +1006,7 @@ impl Below32 {
 /// Uniform numbers in `0..n` (n > 0): Lemire's multiply-shift with its rejection step, so
 /// exactly uniform; the rejection threshold (a division) is found once.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 struct Below {
     n: u64,
     threshold: u64,
@@ -1104,6 +1134,83 @@ mod tests {
             used = std::mem::take(&mut reused.tables);
         }
         assert!(states.len() > 30);
+    }
+
+    /// The AVX-512 draw of a full batch (rust/worlds/avx512.rs) is the scalar draw's eight
+    /// worlds and leaves the generator where eight scalar draws leave it: random states under
+    /// every variant and `team_runs` (voids, announced and shown runs, tricks under way). A
+    /// batch the vector path turns down (a rejected choice) leaves the generator untouched.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_draw_is_the_scalar_draw() {
+        if !crate::rollout::has_avx512() {
+            return;
+        }
+        let mut checked = 0;
+        for seed in 0..300u64 {
+            let rules = Rules {
+                team_runs: seed & 8 != 0,
+                ..variant(seed)
+            };
+            let real = random_state(seed, 1 + (seed % 40) as usize, rules);
+            let Some(seat) = real.to_move() else {
+                continue;
+            };
+            let sampler = WorldSampler::new(&InfoSet::new(&real, seat));
+            if sampler.info().trump().is_none() {
+                continue;
+            }
+            for draw in 0..20 {
+                let mut vector_rng = SplitMix64::new(draw);
+                let mut scalar_rng = vector_rng;
+                let mut batch = [([CardSet::EMPTY; 3], SuitRuns::default()); avx512::LANES];
+                // SAFETY: the CPU has the kernel's extensions.
+                if !unsafe { avx512::draw8(&sampler, &mut vector_rng, &mut batch) } {
+                    assert_eq!(vector_rng, scalar_rng);
+                    continue;
+                }
+                for world in &batch {
+                    assert_eq!(
+                        *world,
+                        sampler.draw_with_runs(&mut scalar_rng),
+                        "seed {seed}"
+                    );
+                }
+                assert_eq!(vector_rng, scalar_rng, "seed {seed}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000, "{checked}");
+    }
+
+    /// The AVX-512 128-bit products' halves (the draw's Lemire test on the number below the
+    /// total) are the scalar `u128` product's, for random and extreme operands.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_vector_wide_multiply_is_u128() {
+        if !crate::rollout::has_avx512() {
+            return;
+        }
+        let mut rng = SplitMix64::new(46);
+        let extremes = [0, 1, u32::MAX as u64, 1 << 32, u64::MAX - 1, u64::MAX];
+        for round in 0..5_000 {
+            let pick = |rng: &mut SplitMix64| match rng.below(3) {
+                0 => extremes[rng.below(extremes.len() as u32) as usize],
+                _ => rng.next_u64() >> rng.below(64),
+            };
+            let a: [u64; avx512::LANES] = std::array::from_fn(|_| pick(&mut rng));
+            let b: [u64; avx512::LANES] = std::array::from_fn(|_| pick(&mut rng));
+            // SAFETY: the CPU has the kernel's extensions.
+            let (high, low) = unsafe { avx512::multiply_wide_lanes(a, b) };
+            for k in 0..avx512::LANES {
+                let product = a[k] as u128 * b[k] as u128;
+                assert_eq!(
+                    (high[k], low[k]),
+                    ((product >> 64) as u64, product as u64),
+                    "{round}"
+                );
+            }
+        }
     }
 
     /// Each move of an alias table is taken with probability exactly its weight over the

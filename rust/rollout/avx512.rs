@@ -546,7 +546,7 @@ fn play_under_way<
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
 )]
-fn mix64(z: __m512i) -> __m512i {
+pub(crate) fn mix64(z: __m512i) -> __m512i {
     let z = _mm512_xor_si512(z, _mm512_srli_epi64::<30>(z));
     let z = _mm512_mullo_epi64(z, _mm512_set1_epi64(MIX_1 as i64));
     let z = _mm512_xor_si512(z, _mm512_srli_epi64::<27>(z));
