@@ -124,7 +124,7 @@ const BLOCK: usize = 8;
 /// = reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward
 /// change, so the walk does no division and no square root), the availability counts, the
 /// actions and the seats that took them (whose team's reward each node sums). Slots are filled
-/// in order; an unused one has the action [`EMPTY`]. 152 bytes in three cache lines.
+/// in order; an unused one has the action [`EMPTY`]. 160 bytes in three cache lines.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct Block {
@@ -139,6 +139,12 @@ struct Block {
     mover: [u8; BLOCK],
     /// The block's actions as a mask (bit `action` of each used slot).
     actions: u64,
+    /// How many blocks each child's children take (at most 8: a node has at most 64 actions).
+    /// The walk's loop over a node's blocks runs this many times, a count in the line of its
+    /// parent's block that the walk has just read, so the loop's end is known (and a
+    /// mispredicted end corrected) long before the blocks' lines arrive; ended by a block's
+    /// fill, it waited for the last block's line (docs/SEARCH.md "Session 9").
+    child_blocks: [u8; BLOCK],
 }
 
 impl Block {
@@ -150,6 +156,7 @@ impl Block {
         action: [EMPTY; BLOCK],
         mover: [0; BLOCK],
         actions: 0,
+        child_blocks: [0; BLOCK],
     };
 }
 
@@ -242,6 +249,8 @@ impl Tree {
             free
         } else {
             let fresh = self.new_block();
+            let (parent_block, k) = Tree::block_of(parent);
+            self.blocks[parent_block].child_blocks[k] += 1;
             if last == NONE {
                 self.nodes[parent as usize].first_block = fresh;
             } else {
@@ -905,10 +914,12 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
         let mut untried = legal;
         let mut best = NONE;
         let mut best_score = f32::NEG_INFINITY;
+        let (node_block, k) = Tree::block_of(node);
+        let blocks = tree.blocks[node_block].child_blocks[k];
         let mut block = tree.nodes[node as usize].first_block;
         // Where a new child would go: an empty slot of the last block, or after it.
         let (mut last, mut free) = (NONE, NONE);
-        while block != NONE {
+        for _ in 0..blocks {
             last = block;
             let children = &mut tree.blocks[block as usize];
             untried &= !children.actions;
@@ -920,10 +931,12 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
                 best_score = score;
                 best = block * BLOCK as u32 + lane;
             }
-            if filled < BLOCK as u32 {
-                free = block * BLOCK as u32 + filled;
-                break;
-            }
+            // Only the last block may have room.
+            free = if filled < BLOCK as u32 {
+                block * BLOCK as u32 + filled
+            } else {
+                NONE
+            };
             block = tree.next_block[block as usize];
         }
         if untried != 0 && !tree.is_full() {
