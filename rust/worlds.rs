@@ -147,16 +147,16 @@ impl SuitRuns {
         SuitRuns(word)
     }
 
-    /// What the other seats' cards of `suit` make: `fixed` what they are known to hold,
-    /// `given` this way's cards.
-    fn of(suit: Suit, trump: Suit, fixed: &[CardSet; 3], given: &[CardSet; 3]) -> SuitRuns {
-        let (mut best, mut points, mut bella) = ([0u8; 3], [0u32; 3], 0u8);
-        for j in 0..3 {
-            let cards = fixed[j].union(given[j]);
-            (best[j], points[j]) = suit_runs_summary(cards, suit, trump);
-            bella |= (suit == trump && has_bella(cards, trump)) as u8 * (1 << j);
-        }
-        SuitRuns::new(best, points, bella)
+    /// What other seat `j`'s cards of `suit` make (its fields only; a way's are its seats' added
+    /// by `|`): `cards` are what it is known to hold and what the way gives it.
+    fn of_seat(j: usize, cards: CardSet, suit: Suit, trump: Suit) -> SuitRuns {
+        let (strength, points) = suit_runs_summary(cards, suit, trump);
+        let mut best = [0u8; 3];
+        let mut all_points = [0u32; 3];
+        best[j] = strength;
+        all_points[j] = points;
+        let bella = (suit == trump && has_bella(cards, trump)) as u8;
+        SuitRuns::new(best, all_points, bella << j)
     }
 
     /// Other seat `j`'s best run strength.
@@ -708,12 +708,27 @@ impl WorldSampler {
             next_way += std::mem::take(&mut bucket.len);
         }
         let trump = self.info.trump().unwrap_or(Suit::Clubs);
+        // What each seat makes with each set of the suit's unseen cards it may be given, found
+        // once a set (at most 2^9) rather than once a way (at most 3^9).
+        let unseen = self.unseen.lane(suit) as usize;
+        let mut by_lane = [[SuitRuns::default(); 1 << LANE_BITS]; 3];
+        for (j, runs) in by_lane.iter_mut().enumerate() {
+            let mut lane = 0;
+            loop {
+                let cards = self.fixed[j].union(CardSet::from_lane(lane as u32, suit));
+                runs[lane] = SuitRuns::of_seat(j, cards, suit, trump);
+                // The next subset of the unseen lane, in counting order.
+                lane = lane.wrapping_sub(unseen) & unseen;
+                if lane == 0 {
+                    break;
+                }
+            }
+        }
         tables.ways.resize(next_way as usize, Way::default());
         for &(index, lanes) in &tables.enumerated {
             let bucket = &mut buckets[index as usize];
-            let given = lanes.map(|lane| CardSet::from_lane(lane as u32, suit));
-            let runs = SuitRuns::of(suit, trump, &self.fixed, &given);
-            tables.ways[(bucket.first_way + bucket.len) as usize] = Way::new(lanes, runs);
+            let runs = (0..3).fold(0, |word, j| word | by_lane[j][lanes[j] as usize].0);
+            tables.ways[(bucket.first_way + bucket.len) as usize] = Way::new(lanes, SuitRuns(runs));
             bucket.len += 1;
         }
         self.tables = tables;
