@@ -885,6 +885,13 @@ unsafe fn score_block_with<const AVX512: bool>(
     score_block(children, legal, c, sqrt_ln)
 }
 
+/// A score's bits as a signed integer, the key the walk compares across blocks: a score is
+/// at least +0 or minus infinity, and there the integer order is the float order (as in
+/// [`avx512::score_block`]'s reduction), but an integer compare and move is shorter on the
+/// chain from one level to the next than a float compare and maximum (docs/SEARCH.md
+/// "Session 9"). This is the key of minus infinity: no child available.
+const NEG_INFINITY_KEY: i32 = f32::NEG_INFINITY.to_bits() as i32;
+
 /// The deepest a path goes: one node an action of a hand (the auction's at most five, and
 /// 36 plays).
 const MAX_DEPTH: usize = 48;
@@ -913,7 +920,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
         let mover = world.mover();
         let mut untried = legal;
         let mut best = NONE;
-        let mut best_score = f32::NEG_INFINITY;
+        let mut best_key = NEG_INFINITY_KEY;
         let (node_block, k) = Tree::block_of(node);
         let blocks = tree.blocks[node_block].child_blocks[k];
         let mut block = tree.nodes[node as usize].first_block;
@@ -927,8 +934,9 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
             let (score, lane, filled) =
                 unsafe { score_block_with::<AVX512>(children, legal, c, sqrt_ln) };
             // Ties go to the lowest slot, within a block (`score_block`) and across blocks.
-            if score > best_score {
-                best_score = score;
+            let key = score.to_bits() as i32;
+            if key > best_key {
+                best_key = key;
                 best = block * BLOCK as u32 + lane;
             }
             // Only the last block may have room.
@@ -947,7 +955,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
             world.apply(action);
             return depth + 1;
         }
-        if best_score == f32::NEG_INFINITY {
+        if best_key == NEG_INFINITY_KEY {
             // A full tree with no child legal here ([`MAX_TREE_SLOTS`]): play out from here.
             return depth;
         }
