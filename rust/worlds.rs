@@ -795,18 +795,22 @@ impl WorldSampler {
         (hand, runs)
     }
 
-    /// A full batch's worlds drawn at once in AVX-512 registers where the CPU has them
-    /// (rust/worlds/avx512.rs): the worlds [`Self::draw_with_runs`] draws one after another.
-    /// `false`, and nothing drawn, elsewhere or when a choice is rejected (rarely).
+    /// A batch of eight or sixteen worlds drawn at once in AVX-512 registers where the CPU has
+    /// them (rust/worlds/avx512.rs; sixteen as two registers whose suits interleave): the worlds
+    /// [`Self::draw_with_runs`] draws one after another. `false`, and nothing drawn, elsewhere,
+    /// for other sizes, or when a choice is rejected (rarely).
     #[inline(always)]
     fn draw_in_lanes(&self, rng: &mut SplitMix64, drawn: &mut [([CardSet; 3], SuitRuns)]) -> bool {
+        // A world to draw means every state a draw reaches has a move: the kernel's reads stay
+        // in the tables.
         #[cfg(target_arch = "x86_64")]
-        if let Ok(batch) = <&mut [_; avx512::LANES]>::try_from(drawn) {
-            // A world to draw means every state a draw reaches has a move: the kernel's reads
-            // stay in the tables.
-            if self.count > 0 && crate::rollout::has_avx512() {
-                // SAFETY: the CPU has the kernel's extensions.
-                return unsafe { avx512::draw8(self, rng, batch) };
+        if self.count > 0 && crate::rollout::has_avx512() {
+            // SAFETY: the CPU has the kernel's extensions.
+            match drawn.len() / avx512::LANES {
+                _ if !drawn.len().is_multiple_of(avx512::LANES) => {}
+                1 => return unsafe { avx512::draw_lanes::<1>(self, rng, drawn) },
+                2 => return unsafe { avx512::draw_lanes::<2>(self, rng, drawn) },
+                _ => {}
             }
         }
         false
@@ -944,7 +948,7 @@ impl Credit {
 }
 
 /// The most worlds [`WorldSampler::sample_rollouts`] draws at once (the search's batch).
-pub(crate) const MAX_TOGETHER: usize = 8;
+pub(crate) const MAX_TOGETHER: usize = 16;
 
 /// The state after giving `bucket`'s counts from remaining capacities `r` with `flags`.
 #[inline]
@@ -1151,8 +1155,8 @@ mod tests {
         assert!(states.len() > 30);
     }
 
-    /// The AVX-512 draw of a full batch (rust/worlds/avx512.rs) is the scalar draw's eight
-    /// worlds and leaves the generator where eight scalar draws leave it: random states under
+    /// The AVX-512 draw of a batch of eight or sixteen (rust/worlds/avx512.rs) is the scalar
+    /// draw's worlds and leaves the generator where as many scalar draws leave it: states under
     /// every variant and `team_runs` (voids, announced and shown runs, tricks under way). A
     /// batch the vector path turns down (a rejected choice) leaves the generator untouched.
     #[cfg(target_arch = "x86_64")]
@@ -1178,13 +1182,21 @@ mod tests {
             for draw in 0..20 {
                 let mut vector_rng = SplitMix64::new(draw);
                 let mut scalar_rng = vector_rng;
-                let mut batch = [([CardSet::EMPTY; 3], SuitRuns::default()); avx512::LANES];
+                let mut batch = [([CardSet::EMPTY; 3], SuitRuns::default()); 2 * avx512::LANES];
+                let size = avx512::LANES * (1 + (draw as usize & 1));
+                let batch = &mut batch[..size];
                 // SAFETY: the CPU has the kernel's extensions.
-                if !unsafe { avx512::draw8(&sampler, &mut vector_rng, &mut batch) } {
+                let drawn = unsafe {
+                    match size / avx512::LANES {
+                        1 => avx512::draw_lanes::<1>(&sampler, &mut vector_rng, batch),
+                        _ => avx512::draw_lanes::<2>(&sampler, &mut vector_rng, batch),
+                    }
+                };
+                if !drawn {
                     assert_eq!(vector_rng, scalar_rng);
                     continue;
                 }
-                for world in &batch {
+                for world in batch.iter() {
                     assert_eq!(
                         *world,
                         sampler.draw_with_runs(&mut scalar_rng),
