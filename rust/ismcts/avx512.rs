@@ -64,7 +64,6 @@ pub(super) fn score_block(
         mean,
         _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c), explore), scale),
     );
-    let score = _mm256_mask_mov_ps(_mm256_set1_ps(f32::NEG_INFINITY), available, score);
     // The terms of the next walk's scores, off the chain from this level to the next.
     let next = _mm256_add_epi32(counts, _mm256_set1_epi32(1));
     let beyond =
@@ -84,7 +83,15 @@ pub(super) fn score_block(
     // the maximum and its lowest lane are the float ones; an integer maximum takes 1 cycle to a
     // float maximum's 4, and this reduction is on the chain from one level to the next
     // (docs/SEARCH.md "Session 9").
-    let keys = _mm256_castps_si256(score);
+    // Minus infinity where the child is not available, as a blend of the keys after the add: a
+    // masked move of the floats was merged into the add, which then waited for the
+    // availability mask (the world's side of the chain, often the later one) before its
+    // 4 cycles.
+    let keys = _mm256_mask_mov_epi32(
+        _mm256_set1_epi32(f32::NEG_INFINITY.to_bits() as i32),
+        available,
+        _mm256_castps_si256(score),
+    );
     let halves = _mm256_max_epi32(keys, _mm256_permute2x128_si256::<1>(keys, keys));
     let pairs = _mm256_max_epi32(halves, _mm256_shuffle_epi32::<0b01_00_11_10>(halves));
     let best = _mm256_max_epi32(pairs, _mm256_shuffle_epi32::<0b10_11_00_01>(pairs));
