@@ -1155,6 +1155,20 @@ mod tests {
         assert!(states.len() > 30);
     }
 
+    /// A sampler for the seat to move in each of 300 random states (every point of a hand)
+    /// under every variant, `team_runs` on and off, with the state's seed.
+    fn samplers_of_random_states() -> impl Iterator<Item = (u64, WorldSampler)> {
+        (0..300u64).filter_map(|seed| {
+            let rules = Rules {
+                team_runs: seed & 8 != 0,
+                ..variant(seed)
+            };
+            let real = random_state(seed, 1 + (seed % 40) as usize, rules);
+            let seat = real.to_move()?;
+            Some((seed, WorldSampler::new(&InfoSet::new(&real, seat))))
+        })
+    }
+
     /// The AVX-512 draw of a batch of eight or sixteen (rust/worlds/avx512.rs) is the scalar
     /// draw's worlds and leaves the generator where as many scalar draws leave it: states under
     /// every variant and `team_runs` (voids, announced and shown runs, tricks under way). A
@@ -1166,16 +1180,7 @@ mod tests {
             return;
         }
         let mut checked = 0;
-        for seed in 0..300u64 {
-            let rules = Rules {
-                team_runs: seed & 8 != 0,
-                ..variant(seed)
-            };
-            let real = random_state(seed, 1 + (seed % 40) as usize, rules);
-            let Some(seat) = real.to_move() else {
-                continue;
-            };
-            let sampler = WorldSampler::new(&InfoSet::new(&real, seat));
+        for (seed, sampler) in samplers_of_random_states() {
             if sampler.info().trump().is_none() {
                 continue;
             }
@@ -1380,16 +1385,7 @@ mod tests {
     #[test]
     fn kernel_worlds_are_the_sampled_worlds() {
         let mut checked = 0;
-        for seed in 0..300u64 {
-            let rules = Rules {
-                team_runs: seed & 8 != 0,
-                ..variant(seed)
-            };
-            let real = random_state(seed, 1 + (seed % 40) as usize, rules);
-            let Some(seat) = real.to_move() else {
-                continue;
-            };
-            let sampler = WorldSampler::new(&InfoSet::new(&real, seat));
+        for (seed, sampler) in samplers_of_random_states() {
             let Some(template) = Rollout::of(&sampler.sample(&mut SplitMix64::new(0))) else {
                 continue;
             };
