@@ -82,11 +82,10 @@ pub(super) fn score_block(
     // (negative as an integer), and on those values the integer order is the float order, so
     // the maximum and its lowest lane are the float ones; an integer maximum takes 1 cycle to a
     // float maximum's 4, and this reduction is on the chain from one level to the next
-    // (docs/SEARCH.md "Session 9").
-    // Minus infinity where the child is not available, as a blend of the keys after the add: a
-    // masked move of the floats was merged into the add, which then waited for the
-    // availability mask (the world's side of the chain, often the later one) before its
-    // 4 cycles.
+    // (docs/SEARCH.md "Session 9"). Minus infinity where the child is not available, as a blend
+    // of the keys after the add: a masked move of the floats was merged into the add, which
+    // then waited for the availability mask (the world's side of the chain, often the later
+    // one) before its 4 cycles.
     let keys = _mm256_mask_mov_epi32(
         _mm256_set1_epi32(f32::NEG_INFINITY.to_bits() as i32),
         available,
