@@ -122,9 +122,15 @@ const STRENGTH_SLOT: u32 = 7;
 /// A run's strength without its constant 0x40 bit.
 const STRENGTH_CODE: u64 = 0x3F;
 const RUN_STRENGTH_BIT: u8 = 0x40;
-/// The seats' strength slots, and the spare top bit of each.
-const STRENGTH_SLOTS: u64 = 0x1F_FFFF << STRENGTH_SHIFT;
-const STRENGTH_TOPS: u64 = (1 << 6 | 1 << 13 | 1 << 20) << STRENGTH_SHIFT;
+/// A strength slot's spare top bit, and the slot's bits.
+const STRENGTH_TOP_BIT: u32 = STRENGTH_SLOT - 1;
+const STRENGTH_SLOT_MASK: u64 = (1 << STRENGTH_SLOT) - 1;
+/// The seats' strength slots.
+const STRENGTH_SLOTS: u64 = ((1 << (3 * STRENGTH_SLOT)) - 1) << STRENGTH_SHIFT;
+/// The seats' slots' first bits.
+const STRENGTH_SLOT_STARTS: u64 = 1 | 1 << STRENGTH_SLOT | 1 << (2 * STRENGTH_SLOT);
+/// The spare top bit of each seat's strength slot.
+const STRENGTH_TOPS: u64 = (STRENGTH_SLOT_STARTS << STRENGTH_TOP_BIT) << STRENGTH_SHIFT;
 const POINTS_SHIFT: u32 = STRENGTH_SHIFT + 3 * STRENGTH_SLOT;
 const POINTS_FIELD: u32 = 4;
 const POINTS_MASK: u64 = (1 << POINTS_FIELD) - 1;
@@ -189,7 +195,7 @@ impl SuitRuns {
         let (mine, theirs) = (self.0, other.0);
         let not_smaller =
             (((mine & STRENGTH_SLOTS) | STRENGTH_TOPS) - (theirs & STRENGTH_SLOTS)) & STRENGTH_TOPS;
-        let keep = (not_smaller >> 6) * 0x7F;
+        let keep = (not_smaller >> STRENGTH_TOP_BIT) * STRENGTH_SLOT_MASK;
         let best = (mine & keep) | (theirs & STRENGTH_SLOTS & !keep);
         self.0 = best | ((mine & !STRENGTH_SLOTS) + (theirs & !STRENGTH_SLOTS));
     }

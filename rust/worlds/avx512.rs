@@ -15,7 +15,7 @@ use core::mem::offset_of;
 
 use super::{
     Below, Below32, Move, StateDraw, SuitRuns, WorldSampler, LANE_BITS, LANE_MASK, STRENGTH_SLOTS,
-    STRENGTH_TOPS, SUITS,
+    STRENGTH_SLOT_MASK, STRENGTH_TOPS, STRENGTH_TOP_BIT, SUITS,
 };
 use crate::cards::CardSet;
 use crate::rng::{SplitMix64, GOLDEN};
@@ -274,7 +274,10 @@ fn add_runs(runs: __m512i, way: __m512i) -> __m512i {
         ),
         tops,
     );
-    let keep = _mm512_mullo_epi64(_mm512_srli_epi64::<6>(not_smaller), _mm512_set1_epi64(0x7F));
+    let keep = _mm512_mullo_epi64(
+        _mm512_srli_epi64::<STRENGTH_TOP_BIT>(not_smaller),
+        _mm512_set1_epi64(STRENGTH_SLOT_MASK as i64),
+    );
     let best = _mm512_or_si512(
         _mm512_and_si512(runs, keep),
         _mm512_andnot_si512(keep, _mm512_and_si512(theirs, slots)),
