@@ -6,11 +6,15 @@
 /// The SplitMix64 increment (the vector kernels draw ahead with it).
 pub(crate) const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// The SplitMix64 output function's two multipliers (the vector kernels mix with them too).
+pub(crate) const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
+pub(crate) const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
+
 /// The SplitMix64 output function.
 #[inline]
 pub const fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z = (z ^ (z >> 30)).wrapping_mul(MIX_1);
+    z = (z ^ (z >> 27)).wrapping_mul(MIX_2);
     z ^ (z >> 31)
 }
 

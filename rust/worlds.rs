@@ -392,6 +392,9 @@ pub struct WorldSampler {
     count: u128,
     /// One consistent world, replayed once: later worlds are this one redealt.
     template: Option<Hand>,
+    /// What the seat's own cards and the view give a drawn world's runs and bella to credit
+    /// (auto mode after trump; the same for every world of the view).
+    credit: Credit,
 }
 
 impl WorldSampler {
@@ -421,6 +424,7 @@ impl WorldSampler {
             root: StateDraw::default(),
             count: 0,
             template: None,
+            credit: Credit::of(info),
         };
         sampler.count = if info.trump().is_some() {
             match sampler.prepare_after_trump(true) {
@@ -812,10 +816,9 @@ impl WorldSampler {
         #[cfg(target_arch = "x86_64")]
         if self.count > 0 && crate::rollout::has_avx512() {
             // SAFETY: the CPU has the kernel's extensions.
-            match drawn.len() / avx512::LANES {
-                _ if !drawn.len().is_multiple_of(avx512::LANES) => {}
-                1 => return unsafe { avx512::draw_lanes::<1>(self, rng, drawn) },
-                2 => return unsafe { avx512::draw_lanes::<2>(self, rng, drawn) },
+            match drawn.len() {
+                avx512::LANES => return unsafe { avx512::draw_lanes::<1>(self, rng, drawn) },
+                MAX_TOGETHER => return unsafe { avx512::draw_lanes::<2>(self, rng, drawn) },
                 _ => {}
             }
         }
@@ -872,25 +875,12 @@ impl WorldSampler {
                 *world = self.draw_with_runs(rng);
             }
         }
-        let trump = info.trump().unwrap_or(Suit::Clubs);
-        let seat = info.seat();
-        let own = info.hand().union(info.played_by(seat));
-        let (own_best, own_points) = runs_summary(own, trump);
-        let credit = Credit {
-            own_best,
-            own_points,
-            own_bella: has_bella(own, trump),
-            team_runs: info.rules().team_runs,
-            runs_open: info.runs_scored().is_none(),
-            bella_open: info.bella().is_none(),
-            team: team_of(seat),
-        };
         for (world, (hands, runs)) in worlds.iter_mut().zip(drawn.iter()) {
             let mut held = [info.hand(); 4];
             for (j, &who) in self.others.iter().enumerate() {
                 held[who as usize] = hands[j].minus(info.played_by(who));
             }
-            let pending = credit.pending(runs);
+            let pending = self.credit.pending(runs);
             *world = template.redealt(held, pending);
         }
     }
@@ -919,6 +909,24 @@ struct Credit {
 }
 
 impl Credit {
+    /// The credit of the worlds `info`'s seat cannot tell apart (trump taken as clubs before
+    /// it is named: nothing is drawn into the search kernel then).
+    fn of(info: &InfoSet) -> Credit {
+        let trump = info.trump().unwrap_or(Suit::Clubs);
+        let seat = info.seat();
+        let own = info.hand().union(info.played_by(seat));
+        let (own_best, own_points) = runs_summary(own, trump);
+        Credit {
+            own_best,
+            own_points,
+            own_bella: has_bella(own, trump),
+            team_runs: info.rules().team_runs,
+            runs_open: info.runs_scored().is_none(),
+            bella_open: info.bella().is_none(),
+            team: team_of(seat),
+        }
+    }
+
     /// Each team's points still to credit in the world whose other seats' suits make `runs`.
     #[inline(always)]
     fn pending(&self, runs: &SuitRuns) -> [u32; 2] {
@@ -955,6 +963,9 @@ impl Credit {
 
 /// The most worlds [`WorldSampler::sample_rollouts`] draws at once (the search's batch).
 pub(crate) const MAX_TOGETHER: usize = 16;
+// A full batch is two registers of the vector draw (`draw_in_lanes`).
+#[cfg(target_arch = "x86_64")]
+const _: () = assert!(MAX_TOGETHER == 2 * avx512::LANES);
 
 /// The state after giving `bucket`'s counts from remaining capacities `r` with `flags`.
 #[inline]

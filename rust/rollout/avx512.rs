@@ -15,7 +15,7 @@ use core::mem::{offset_of, size_of};
 use std::sync::OnceLock;
 
 use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, MOST_TOGETHER, TRICK_CARDS};
-use crate::rng::SplitMix64;
+use crate::rng::{SplitMix64, GOLDEN, MIX_1, MIX_2};
 use crate::rules::LANE;
 use crate::scoring::LAST_TRICK_BONUS;
 use crate::seats::SEATS;
@@ -26,10 +26,6 @@ pub(crate) const LANES: usize = 8;
 const EVERY_LANE: __mmask8 = u8::MAX;
 /// The random draws a round of plays takes for a full register: one for each pair of worlds.
 const DRAWS_A_ROUND: usize = LANES / 2;
-/// The SplitMix64 increment and output multipliers (rust/rng.rs).
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
-const MIX_1: u64 = 0xBF58_476D_1CE4_E5B9;
-const MIX_2: u64 = 0x94D0_49BB_1331_11EB;
 /// Cards of a suit (R1.1).
 const SUIT_CARDS: usize = LANE.count_ones() as usize;
 /// Qword table entries a register holds.
