@@ -84,7 +84,7 @@ pub use table::{CallRecord, Misplay, TableHand};
 // What one seat knows and is told: information sets, views, events, sampled worlds.
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
-pub use observe::{information_string, write_tensor, TENSOR_SIZE};
+pub use observe::{information_string, write_tensor, MAX_TEAM_POINTS, SCORE_SCALE, TENSOR_SIZE};
 pub use view_json::table_view_json;
 pub use worlds::WorldSampler;
 

@@ -7,7 +7,8 @@ use std::fmt::Write;
 
 use crate::cards::Suit;
 use crate::infoset::InfoSet;
-use crate::runs::TWENTY;
+use crate::runs::{FIFTY, TWENTY};
+use crate::scoring::{BELLA_POINTS, CARD_COUNT};
 use crate::seats::{seat_after, SEATS, TEAMS};
 use crate::state::{action_text, Phase, PASS, TRICKS};
 
@@ -32,9 +33,18 @@ const ANNOUNCED: usize = TRICK_LEADER + SEAT_COUNT; // per seat: twenty, fifty
 const SHOWN: usize = ANNOUNCED + 2 * SEAT_COUNT; // per seat: its shown run cards
 const RUNS_WINNER: usize = SHOWN + SEAT_COUNT * DECK; // one-hot
 const BELLA: usize = RUNS_WINNER + SEAT_COUNT; // one-hot
-const POINTS: usize = BELLA + SEAT_COUNT; // per team, raw
-const SCORES: usize = POINTS + TEAMS; // per team, raw
+const POINTS: usize = BELLA + SEAT_COUNT; // per team, over MAX_TEAM_POINTS
+const SCORES: usize = POINTS + TEAMS; // per team, over SCORE_SCALE
 const TO_MOVE: usize = SCORES + TEAMS; // one-hot
+
+/// The most points a team can be credited in one hand (R6.1): every card and the last trick
+/// (R1.4), two fifties of the run winner and two of its partner (R4.1: nine cards hold at most
+/// two chunks of four; R4.3 `team_runs`), and bella (R4.5). The tensor's points are divided by
+/// it, so they lie in [0, 1].
+pub const MAX_TEAM_POINTS: u32 = CARD_COUNT + 2 * 2 * FIFTY + BELLA_POINTS;
+/// The match total that the tensor reads as 1 (twice R9's default target): `scores_before`
+/// enters the tensor as `min(score, SCORE_SCALE) / SCORE_SCALE`.
+pub const SCORE_SCALE: u32 = 1000;
 
 /// The length of the information-state tensor (docs/ENGINE.md).
 pub const TENSOR_SIZE: usize = TO_MOVE + SEAT_COUNT;
@@ -99,12 +109,17 @@ pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
     let points = info.points();
     let scores = info.scores_before();
     for team in 0..2 {
-        set(POINTS + team, points[team] as f32);
-        set(SCORES + team, scores[team] as f32);
+        set(POINTS + team, ratio(points[team], MAX_TEAM_POINTS));
+        set(SCORES + team, ratio(scores[team], SCORE_SCALE));
     }
     if let Some(who) = info.to_move() {
         set(TO_MOVE + who as usize, 1.0);
     }
+}
+
+/// `value / max` in float32 (one correctly rounded division, as numpy's), capped at 1.
+pub(crate) fn ratio(value: u32, max: u32) -> f32 {
+    value.min(max) as f32 / max as f32
 }
 
 fn or_dash(text: String) -> String {

@@ -84,6 +84,7 @@ def same_views(rust: Any, ref: Any, observe: range | list[int], tensors: range |
         assert got_rust.dtype == np.float32 and got_ref.dtype == np.float32
         assert got_rust.shape == got_ref.shape == (TENSOR_SIZE,)
         assert np.array_equal(got_rust, got_ref), np.nonzero(got_rust != got_ref)
+        assert ((got_rust >= 0) & (got_rust <= 1)).all(), np.nonzero(got_rust > 1)
         assert rust.information_state_string(seat) == ref.information_state_string(seat)
 
 
@@ -256,14 +257,34 @@ def test_play_random_hand_agrees(
     scores=st.tuples(st.integers(0, 2**30 - 1), st.integers(0, 2**30 - 1)),
 )
 def test_large_scores_agree(engine_pair: Engines, seed: int, scores: tuple[int, int]) -> None:
-    """Scores up to 2**30-1 (docs/DECISIONS.md) in the tensor (raw float32) and the string."""
+    """Scores up to 2**30-1 (docs/DECISIONS.md) in the tensor (capped at 1000, over 1000) and
+    the string."""
     rust_engine, ref_engine = engine_pair
     rules = Rules(forced_at=65535)
     rust = rust_engine.play_random_hand(seed, 1, rules, scores)
     ref = ref_engine.play_random_hand(seed, 1, rules, scores)
     assert rust.to_json() == ref.to_json()
     same_views(rust, ref, range(4), range(4))
-    assert rust.information_state_tensor(0)[1702] == np.float32(scores[0])
+    expected = np.float32(min(scores[0], 1000)) / np.float32(1000)
+    assert rust.information_state_tensor(0)[1702] == expected
+
+
+def test_the_most_points_a_team_takes_read_as_one(engine_pair: Engines) -> None:
+    """A hand where team 0 is credited MAX_TEAM_POINTS = 382 (R6.1): seat 0 holds every heart
+    (two fifties and the trump K and Q, R4.1 and R4.5), its partner every spade (two fifties
+    that score with team_runs, R4.3), and hearts led from the top take every trick (162, R1.4).
+    The tensor's points entry reaches exactly 1, in both engines."""
+    deal = ["6H 7H 8H 9H TH JH QH KH AH", "6C 7C 8C 9C TC JC QC KC AC"]
+    deal += ["6S 7S 8S 9S TS JS QS KS AS", "6D 7D 8D 9D TD JD QD KD AD"]
+    for engine in engine_pair:
+        state = engine.HandState(dealer=3, deal=deal, rules=Rules(team_runs=True))
+        state.apply("0 call H")
+        while not state.is_terminal:
+            state.apply(state.legal_action_ids()[-1])
+        assert state.points == (382, 0)
+        tensor = state.information_state_tensor(1)
+        assert tensor[1700] == 1.0 and tensor[1701] == 0.0
+        assert ((tensor >= 0) & (tensor <= 1)).all()
 
 
 def test_tensor_size(engine_pair: Engines) -> None:

@@ -91,8 +91,8 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        # Values are raw counts: one-hots, points and match scores (docs/ENGINE.md's layout).
-        tensor = spaces.Box(0.0, np.inf, (_core.TENSOR_SIZE,), np.float32)
+        # Every entry lies in [0, 1] (docs/ENGINE.md's layout).
+        tensor = spaces.Box(0.0, 1.0, (_core.TENSOR_SIZE,), np.float32)
         mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
         self._observation_spaces = {
             agent: spaces.Dict({"observation": tensor, "action_mask": mask}) for agent in AGENTS

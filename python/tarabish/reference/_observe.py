@@ -46,6 +46,12 @@ BELLA = 1696
 POINTS = 1700
 SCORES_BEFORE = 1702
 TO_MOVE = 1704
+# R6.1: the most points a team can be credited in a hand: 162 in cards and last (R1.4), two
+# fifties of the run winner and two of its partner (nine cards hold at most two runs of four;
+# R4.3 with team_runs) and bella's 20 (R4.5). Points enter the tensor divided by it.
+MAX_TEAM_POINTS = 162 + 4 * 50 + 20
+# The match total read as 1 in the tensor (twice the default target of 500); more reads as 1.
+SCORE_SCALE = 1000
 PHASES = (Phase.AUCTION, Phase.PLAY, Phase.DONE)
 AUCTION_KINDS = (ActionKind.PASS, ActionKind.CALL)
 
@@ -126,13 +132,17 @@ def information_state_tensor(obs: Observation) -> npt.NDArray[np.float32]:
         tensor[RUNS + obs.runs.seat] = 1
     if obs.bella is not None:
         tensor[BELLA + obs.bella] = 1
-    tensor[POINTS] = obs.points[0]
-    tensor[POINTS + 1] = obs.points[1]
-    tensor[SCORES_BEFORE] = obs.scores_before[0]
-    tensor[SCORES_BEFORE + 1] = obs.scores_before[1]
+    for team in range(2):
+        tensor[POINTS + team] = _fraction(obs.points[team], MAX_TEAM_POINTS)
+        tensor[SCORES_BEFORE + team] = _fraction(obs.scores_before[team], SCORE_SCALE)
     if obs.to_move is not None:
         tensor[TO_MOVE + obs.to_move] = 1
     return tensor
+
+
+def _fraction(count: int, maximum: int) -> np.float32:
+    """``count / maximum`` capped at 1, divided in float32 so it is rounded once."""
+    return np.float32(min(count, maximum)) / np.float32(maximum)
 
 
 def _or_none(value: object) -> str:
