@@ -22,7 +22,16 @@ from typing import TextIO
 from rich.console import Console
 
 from . import _core
-from ._actions import Action, ActionKind
+from ._actions import (
+    ANNOUNCE_ID,
+    BELLA_ID,
+    CALL_BASE,
+    MISPLAY_ID,
+    SHOW_ID,
+    THROW_ID,
+    Action,
+    ActionKind,
+)
 from ._cards import Rank
 from ._errors import IllegalActionError, excerpt
 from ._rules import Rules
@@ -36,11 +45,6 @@ from ._screen import (
     render_table,
 )
 from ._table_bots import (
-    ANNOUNCE_ID,
-    BELLA_ID,
-    MISPLAY_ID,
-    SHOW_ID,
-    THROW_ID,
     bot_misplay_call,
     table_bot_action,
     table_lines,
@@ -180,7 +184,9 @@ class PlaySession:
         legal = set(self.game.legal_action_ids(you))
         self.notes += [_WINDOWS[i] for i in (ANNOUNCE_ID, SHOW_ID, BELLA_ID) if i in allowed]
         misplays = [
-            str(a.card) for a in self.game.allowed_actions(you) if a.id < 36 and a.id not in legal
+            str(a.card)
+            for a in self.game.allowed_actions(you)
+            if a.id < CALL_BASE and a.id not in legal
         ]
         if misplays:
             self.notes.append(

@@ -14,11 +14,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from . import _core
-from ._actions import Action, ActionKind
+from ._actions import ANNOUNCE_ID, BELLA_ID, MISPLAY_ID, SHOW_ID, Action, ActionKind
 from ._cards import Card, Rank, Suit
 from ._runs import Run
 
-ANNOUNCE_ID, SHOW_ID, BELLA_ID, MISPLAY_ID, THROW_ID = 41, 42, 43, 44, 45
 TEAMS = 2
 
 

@@ -13,13 +13,14 @@ from types import ModuleType
 from typing import Any
 
 from .. import _core
+from .._actions import MISPLAY_ID, THROW_ID
 from .._errors import InvalidInputError
 
 ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 ENGINE = "rust"
 """The engine a server runs unless told otherwise (``tarabish serve --engine``)."""
 
-CALL_IDS = frozenset((44, 45))
+CALL_IDS = frozenset((MISPLAY_ID, THROW_ID))
 """``misplay`` and ``throw`` (R8.2, R8.3): no bot of the server ever calls them."""
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from .._actions import Action
+from .._actions import NUM_ACTIONS, Action
 from .._errors import IllegalActionError, TarabishError
 
 MAX_MESSAGE_BYTES = 4096
@@ -29,8 +29,6 @@ FLOOD_CLOSE = 100
 HELLO_SECONDS = 10.0
 """P2.1: time a new connection has for its first message."""
 MAX_SINCE = (1 << 53) - 1
-NUM_ACTIONS = 46
-"""Action ids 0-45 (docs/TABLE.md)."""
 
 HELLOS = {
     "join": {"type", "table", "seat"},

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .._actions import Action
+from .._actions import NUM_ACTIONS, Action
 from .._errors import InvalidInputError
 from .._rules import Rules
 from .engine import bot_choice, check_bot
-from .protocol import NUM_ACTIONS
 from .store import Store, StoredTable
 
 if TYPE_CHECKING:
