@@ -3,7 +3,9 @@ solver's value of the position minus the solver's value of the card played (chec
 solving the position again, and by the reference's plain minimax in the last three tricks),
 losses are never negative, and each finished hand balances: a team's card points taken equal
 its double-dummy value when trump was named, minus its own losses, plus the other team's.
-The command line's JSON and readable reports, and its refusals."""
+Table-mode records (R8) are solved as legal play from the same cards, declarations passed over,
+each hand up to its first misplay or call. The command line's JSON and readable reports, and
+its refusals."""
 
 from __future__ import annotations
 
@@ -14,8 +16,8 @@ from pathlib import Path
 import pytest
 import tarabish as tb
 import tarabish.reference as ref
-from tarabish import ActionKind, HandResult, InvalidInputError, Phase
-from tarabish._analyze import analyze
+from tarabish import ActionKind, HandResult, Phase
+from tarabish._analyze import CALLS, DECLARATIONS, analyze, legal_play_rules
 from tarabish._record import parse_record, play_record
 from terminal import run_tarabish
 
@@ -27,10 +29,7 @@ ENDGAME_CARDS = 12  # positions of at most three tricks also go to the reference
 def test_golden_record_losses_match_the_solver_and_balance(path: Path) -> None:
     source = path.read_bytes()
     record = parse_record(source)
-    if record.rules.is_table_mode:  # R8: not solved; refused with a message saying so
-        with pytest.raises(InvalidInputError, match="table mode"):
-            analyze(source, threads=1)
-        return
+    rules = legal_play_rules(record.rules)
     analysis = analyze(source, threads=1)
     played = play_record(record)
     assert len(analysis.hands) == len(record.hands)
@@ -38,31 +37,48 @@ def test_golden_record_losses_match_the_solver_and_balance(path: Path) -> None:
         rust = tb.HandState(
             hand_record.dealer,
             deal=[list(c) for c in hand_record.deal],
-            rules=record.rules,
+            rules=rules,
             scores_before=hand_record.scores_before,
         )
         mirror = ref.HandState(
             hand_record.dealer,
             deal=[list(c) for c in hand_record.deal],
-            rules=record.rules,
+            rules=rules,
             scores_before=hand_record.scores_before,
         )
         plays = iter(hand.plays)
+        stopped = None
         for number, action in enumerate(hand_record.actions):
+            if action.kind in DECLARATIONS:
+                continue
+            if action.kind in CALLS:
+                break
             if action.kind is ActionKind.PLAY and rust.phase is Phase.PLAY:
+                assert action.card is not None
+                if action.card.index not in rust.legal_action_ids():  # R8.1: a misplay
+                    stopped = number
+                    break
                 play = next(plays)
                 assert (play.action, play.seat, play.card) == (number, action.seat, action.card)
                 solution = tb.solve(rust)
                 assert play.value == solution.value
                 assert play.played_value == solution.values[play.card.index]
+                assert {c.index: v for c, v in play.values} == solution.values
                 assert play.loss >= 0
                 assert [c.index for c in play.best] == solution.best
                 if sum(len(cards) for cards in rust.hands) <= ENDGAME_CARDS:
                     assert ref.solve(mirror) == solution
             rust.apply(str(action))
             mirror.apply(str(action))
+        assert hand.stopped == stopped
         assert next(plays, None) is None
-        if isinstance(result.result, HandResult) and hand.start_values is not None:
+        ended_by_call = isinstance(result.result, HandResult) and result.result.call is not None
+        if (
+            isinstance(result.result, HandResult)
+            and hand.start_values is not None
+            and not ended_by_call
+            and stopped is None
+        ):
             by_seat = hand.loss_by_seat
             losses = (by_seat[0] + by_seat[2], by_seat[1] + by_seat[3])
             for team in (0, 1):

@@ -6,32 +6,41 @@ points it still takes with best play by all four, every card known) and the valu
 actually played; the difference is what that card lost. A hand's losses are summed per seat;
 the worst plays are listed. Along a hand, a team's points taken in tricks equal its value when
 trump was named, minus its own losses, plus the other team's.
+
+A table-mode record (R8) is solved as legal play from the same cards: declarations (R4.4, R4.5)
+change no trick, so they are passed over; the analysis of a hand stops at its first misplay
+(R8.1: a card the solver would not play) and at a call (R8.2, R8.3), which ends the hand.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TextIO
 
 from ._actions import ActionKind, Phase
 from ._cards import Card
-from ._errors import InvalidInputError, TarabishError
+from ._errors import TarabishError
 from ._record import Record, _read, parse_record, play_record
+from ._rules import Rules
 from ._solve import solve_many
 from ._views import Solution
 
 FORMAT = "tarabish-analysis/1"
 WORST_PLAYS = 10
 """How many of the worst plays the report lists by default."""
+DECLARATIONS = frozenset({ActionKind.ANNOUNCE, ActionKind.SHOW, ActionKind.BELLA})
+"""Table-mode verbs that change no trick (R4.4, R4.5): passed over by the analysis."""
+CALLS = frozenset({ActionKind.MISPLAY, ActionKind.THROW})
+"""Table-mode verbs that end the hand (R8.2, R8.3): the analysis of the hand stops there."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayLoss:
     """One card played: where (``hand`` of the record, ``action`` index in it, ``trick`` 0-8),
-    by whom, the position's value and the played card's value for the seat's team, what it lost
-    and the cards that were best."""
+    by whom, the position's value and the played card's value for the seat's team, what it lost,
+    the cards that were best and the value of every legal card (``values``, card order)."""
 
     hand: int
     action: int
@@ -41,6 +50,7 @@ class PlayLoss:
     value: int
     played_value: int
     best: tuple[Card, ...]
+    values: tuple[tuple[Card, int], ...] = ()
 
     @property
     def loss(self) -> int:
@@ -58,17 +68,21 @@ class PlayLoss:
             "played_value": self.played_value,
             "loss": self.loss,
             "best": [str(card) for card in self.best],
+            "values": {str(card): value for card, value in self.values},
         }
 
 
 @dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """The plays of one hand of the record, with the double-dummy value of each team when
-    trump was named (``start_values``; None for a hand never played, e.g. void)."""
+    trump was named (``start_values``; None for a hand never played, e.g. void). ``stopped``
+    is the action index of a table-mode hand's first misplay (R8.1), where its analysis
+    stops; None otherwise."""
 
     hand: int
     plays: tuple[PlayLoss, ...]
     start_values: tuple[int, int] | None
+    stopped: int | None = None
 
     @property
     def loss_by_seat(self) -> tuple[int, int, int, int]:
@@ -84,6 +98,7 @@ class HandAnalysis:
             "start_values": None if self.start_values is None else list(self.start_values),
             "loss_by_seat": list(by_seat),
             "loss_by_team": [by_seat[0] + by_seat[2], by_seat[1] + by_seat[3]],
+            "stopped": self.stopped,
             "plays": [play.to_dict() for play in self.plays],
         }
 
@@ -118,29 +133,34 @@ class Analysis:
 
 def analyze(record: str | bytes | dict[str, Any] | Record, threads: int = 0) -> Analysis:
     """The double-dummy loss of every card played in ``record`` (checked first, as
-    ``replay`` does: a bad record raises ``RecordError``; a table-mode record raises
-    ``InvalidInputError``). The positions are solved on ``threads`` threads (0: every core)."""
+    ``replay`` does: a bad record raises ``RecordError``). A table-mode record is solved as
+    legal play from the same cards, each hand up to its first misplay or call (module
+    docstring). The positions are solved on ``threads`` threads (0: every core)."""
     from . import _core
 
     parsed = parse_record(record)
     play_record(parsed)  # every action checked, hands consecutive
-    if parsed.rules.is_table_mode:
-        raise InvalidInputError(
-            "analyze solves auto-mode records only: this record is in table mode (R8: manual "
-            "declarations or accepted misplays), which the solver does not play"
-        )
+    rules = legal_play_rules(parsed.rules)
     hands = []
     for index, hand in enumerate(parsed.hands):
         state = _core.HandState(
             hand.dealer,
             deal=[list(cards) for cards in hand.deal],
-            rules=parsed.rules,
+            rules=rules,
             scores_before=hand.scores_before,
         )
         positions: list[tuple[int, int, Card, _core.HandState]] = []
+        stopped = None
         for number, action in enumerate(hand.actions):
+            if action.kind in DECLARATIONS:
+                continue
+            if action.kind in CALLS:
+                break
             if action.kind is ActionKind.PLAY and state.phase is Phase.PLAY:
                 assert action.card is not None
+                if action.card.index not in state.legal_action_ids():
+                    stopped = number
+                    break
                 positions.append((number, action.seat, action.card, state.clone()))
             state.apply(str(action))
         solutions = solve_many([position[3] for position in positions], threads)
@@ -156,8 +176,22 @@ def analyze(record: str | bytes | dict[str, Any] | Record, threads: int = 0) -> 
             team = first.seat % 2
             other = first.points_left - first.value
             start = (first.value, other) if team == 0 else (other, first.value)
-        hands.append(HandAnalysis(index, plays, start))
+        hands.append(HandAnalysis(index, plays, start, stopped))
     return Analysis(tuple(hands))
+
+
+def legal_play_rules(rules: Rules) -> Rules:
+    """The rules a record's plays are solved under: its own, with automatic declarations and
+    legal play enforced (R9), since the solver plays R5.1-legal cards only."""
+    if not rules.is_table_mode:
+        return rules
+    return replace(
+        rules,
+        declarations="auto",
+        enforce_legal_play=True,
+        first_bell_ok=False,
+        late_twenty=False,
+    )
 
 
 def _play_loss(
@@ -172,6 +206,7 @@ def _play_loss(
         value=solution.value,
         played_value=solution.values[card.index],
         best=tuple(Card.from_index(best) for best in solution.best),
+        values=tuple((Card.from_index(i), v) for i, v in sorted(solution.values.items())),
     )
 
 
@@ -181,14 +216,16 @@ def format_analysis(analysis: Analysis, worst: int = WORST_PLAYS) -> str:
     lines = []
     for hand in analysis.hands:
         by_seat = hand.loss_by_seat
+        stops = "" if hand.stopped is None else f" (stopped at action {hand.stopped}: a misplay)"
         if hand.start_values is None:
-            lines.append(f"hand {hand.hand}: no card played")
+            lines.append(f"hand {hand.hand}: no card played{stops}")
             continue
         lines.append(
             f"hand {hand.hand}: double-dummy values when trump was named "
             f"{hand.start_values[0]} / {hand.start_values[1]}; points lost by seat "
             + " ".join(f"{seat}:{loss}" for seat, loss in enumerate(by_seat))
             + f"; by team {by_seat[0] + by_seat[2]} / {by_seat[1] + by_seat[3]}"
+            + stops
         )
     total = analysis.loss_by_seat
     lines.append("record: points lost by seat " + " ".join(f"{s}:{v}" for s, v in enumerate(total)))

@@ -34,6 +34,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from .._errors import TarabishError
 from .._record import to_record
 from . import protocol
+from .analysis import analysis_routes
 from .client import SEND_TIMEOUT, Client, Socket, encode
 from .protocol import ProtocolError, RateLimit
 from .store import Store, StoreConflict, StoreUnavailable, token_hash
@@ -357,6 +358,7 @@ def create_app(server: GameServer) -> ASGIApp:
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables/{table}", show_table),
             Route("/api/tables/{table}/record", record),
+            *analysis_routes(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
