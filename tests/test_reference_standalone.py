@@ -4,9 +4,11 @@ or its tests. The package's names that need the core are imported on first use (
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 
 def run_python(code: str) -> subprocess.CompletedProcess[str]:
@@ -68,3 +70,26 @@ def test_every_public_name_of_the_package_resolves() -> None:
     missing = [name for name in tarabish.__all__ if not hasattr(tarabish, name)]
     assert missing == []
     assert set(tarabish.__all__) <= set(dir(tarabish))
+
+
+def test_the_type_checkers_imports_are_the_table_of_lazy_names() -> None:
+    # ``_LAZY_BY_MODULE`` is the one list of the names loaded on first use; type checkers cannot
+    # run it, so ``if TYPE_CHECKING:`` imports the same names (``X as X``, an explicit
+    # re-export): they must be exactly the table's, module by module.
+    import tarabish
+
+    source = Path(tarabish.__file__).read_text()
+    (block,) = [
+        node
+        for node in ast.parse(source).body
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+    ]
+    imported: dict[str, str] = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom), ast.unparse(node)
+        for alias in node.names:
+            assert alias.asname == alias.name, ast.unparse(node)  # re-exported as itself
+            imported[alias.name] = "." * node.level + (node.module or "")
+    assert imported == tarabish._LAZY
+    assert len(tarabish.__all__) == len(set(tarabish.__all__))
+    assert set(tarabish._LAZY) <= set(tarabish.__all__)

@@ -29,50 +29,52 @@ from ._views import (
     TrickResult,
 )
 
-if TYPE_CHECKING:
-    from ._core import (
-        TENSOR_SIZE,
-        HandState,
-        MatchState,
-        card_points,
-        compare_runs,
-        deal_cards,
-        find_runs,
-        legal_plays,
-        play_random_hand,
-        run_winner,
-        score_hand,
-        trick_winner,
-    )
-    from ._simulate import Summary, bot_action, bot_spec, simulate
-    from ._solve import solve, solve_many
-    from ._tournament import TournamentResult, tournament
-
-# The names that need the Rust extension, by the module that defines them. They are imported on
-# first use (PEP 562 ``__getattr__``), so that ``import tarabish.reference`` (whose values live
-# in this package) never loads ``tarabish._core``: a broken build cannot break the reference.
-_LAZY = {
-    **dict.fromkeys(
-        (
-            "TENSOR_SIZE",
-            "HandState",
-            "MatchState",
-            "card_points",
-            "compare_runs",
-            "deal_cards",
-            "find_runs",
-            "legal_plays",
-            "play_random_hand",
-            "run_winner",
-            "score_hand",
-            "trick_winner",
-        ),
-        "._core",
+# The names that need the Rust extension, by the module that defines them: the one table of
+# them. They are imported on first use (PEP 562 ``__getattr__``), so that ``import
+# tarabish.reference`` (whose values live in this package) never loads ``tarabish._core``: a
+# broken build cannot break the reference. ``__all__`` and ``__dir__`` list them from here.
+_LAZY_BY_MODULE = {
+    "._core": (
+        "TENSOR_SIZE",
+        "HandState",
+        "MatchState",
+        "card_points",
+        "compare_runs",
+        "deal_cards",
+        "find_runs",
+        "legal_plays",
+        "play_random_hand",
+        "run_winner",
+        "score_hand",
+        "trick_winner",
     ),
-    **dict.fromkeys(("Summary", "bot_action", "bot_spec", "simulate"), "._simulate"),
-    **dict.fromkeys(("solve", "solve_many"), "._solve"),
-    **dict.fromkeys(("TournamentResult", "tournament"), "._tournament"),
+    "._simulate": ("Summary", "bot_action", "bot_spec", "simulate"),
+    "._solve": ("solve", "solve_many"),
+    "._tournament": ("TournamentResult", "tournament"),
 }
+_LAZY = {name: module for module, names in _LAZY_BY_MODULE.items() for name in names}
+
+if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone.py checks them)
+    from ._core import TENSOR_SIZE as TENSOR_SIZE
+    from ._core import HandState as HandState
+    from ._core import MatchState as MatchState
+    from ._core import card_points as card_points
+    from ._core import compare_runs as compare_runs
+    from ._core import deal_cards as deal_cards
+    from ._core import find_runs as find_runs
+    from ._core import legal_plays as legal_plays
+    from ._core import play_random_hand as play_random_hand
+    from ._core import run_winner as run_winner
+    from ._core import score_hand as score_hand
+    from ._core import trick_winner as trick_winner
+    from ._simulate import Summary as Summary
+    from ._simulate import bot_action as bot_action
+    from ._simulate import bot_spec as bot_spec
+    from ._simulate import simulate as simulate
+    from ._solve import solve as solve
+    from ._solve import solve_many as solve_many
+    from ._tournament import TournamentResult as TournamentResult
+    from ._tournament import tournament as tournament
 
 
 def __getattr__(name: str) -> Any:
@@ -96,16 +98,13 @@ except _metadata.PackageNotFoundError:  # a source tree on sys.path, not install
 
 __all__ = [
     "DECK",
-    "TENSOR_SIZE",
     "Action",
     "ActionKind",
     "CallResult",
     "Card",
     "HandResult",
-    "HandState",
     "IllegalActionError",
     "InvalidInputError",
-    "MatchState",
     "Misplay",
     "Observation",
     "Outcome",
@@ -117,28 +116,12 @@ __all__ = [
     "RunsResult",
     "Solution",
     "Suit",
-    "Summary",
     "TableView",
     "TarabishError",
-    "TournamentResult",
     "TrickResult",
     "__version__",
-    "bot_action",
-    "bot_spec",
-    "card_points",
-    "compare_runs",
-    "deal_cards",
-    "find_runs",
-    "legal_plays",
     "parse_cards",
-    "play_random_hand",
     "replay",
-    "run_winner",
-    "score_hand",
-    "simulate",
-    "solve",
-    "solve_many",
     "to_record",
-    "tournament",
-    "trick_winner",
+    *_LAZY,
 ]
