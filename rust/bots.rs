@@ -11,9 +11,9 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::error::Error;
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
-use crate::ismcts::{IsmctsBot, IsmctsParams, Playout};
 use crate::rng::SplitMix64;
 use crate::rules::{card_points, strength, TrickSoFar};
+use crate::search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 use crate::state::{Phase, CALL_BASE, PASS};
 
 /// A bot: chooses one of the `legal` action ids (a mask, bit = id, never empty) for the seat of
@@ -57,7 +57,7 @@ pub enum BotSpec {
     Greedy,
     /// [`crate::heuristic::HeuristicBot`].
     Heuristic,
-    /// [`crate::ismcts::IsmctsBot`] with its parameters.
+    /// [`crate::search::ismcts::IsmctsBot`] with its parameters.
     Ismcts(IsmctsParams),
     /// [`PimcBot`](crate::solver::PimcBot): `worlds` sampled worlds solved per card.
     Pimc {

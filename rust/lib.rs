@@ -31,14 +31,13 @@ mod error;
 mod events;
 mod heuristic;
 mod infoset;
-mod ismcts;
 mod matches;
 mod observe;
 mod rng;
-mod rollout;
 mod rules;
 mod runs;
 mod scoring;
+mod search;
 mod seats;
 mod sim;
 mod solver;
@@ -47,7 +46,6 @@ mod table;
 mod tournament;
 mod variants;
 mod view_json;
-mod worlds;
 
 // The public surface, by concept. Everything else is private to the crate (the modules
 // themselves, bit tricks, lookup tables, the solver's internals).
@@ -85,13 +83,13 @@ pub use table::{CallRecord, Misplay, TableHand};
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
 pub use observe::{information_string, write_tensor, MAX_TEAM_POINTS, SCORE_SCALE, TENSOR_SIZE};
+pub use search::worlds::WorldSampler;
 pub use view_json::table_view_json;
-pub use worlds::WorldSampler;
 
 // Bots, batches, tournaments and the double-dummy solver.
 pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT_NAMES};
 pub use heuristic::HeuristicBot;
-pub use ismcts::{IsmctsBot, IsmctsParams, Playout};
+pub use search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 pub use sim::{simulate, simulate_on, Batch, Summary};
 pub use solver::{
     position_of, solve, solve_many, PimcBot, Solution, Solver, ENTRY_BYTES, TABLE_ENTRIES,

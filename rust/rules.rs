@@ -79,7 +79,7 @@ fn first_of(a: u64, b: u64) -> u64 {
     }
 }
 
-/// R5.1 on card masks, for the search kernels (rust/rollout.rs, the solver): the cards of
+/// R5.1 on card masks, for the search kernels (rust/search/rollout.rs, the solver): the cards of
 /// `hand` that may be played to a trick whose suit led is `led` (every card before the lead)
 /// and whose winner so far loses to `beats` ([`BEATS`]); `head` is what a follower must head
 /// the trick with when it can (trumps, every card under `head_plain`), `exempt` whether
@@ -87,7 +87,7 @@ fn first_of(a: u64, b: u64) -> u64 {
 /// of: the cards of the suit led that head the trick, the cards of the suit led, then (void)
 /// the trumps that beat, the whole hand when nothing need be beaten under
 /// `undertrump_optional`, any trump, the whole hand (R5.1a-c). Equal to [`legal_plays`]
-/// (tested in rust/rollout.rs and rust/solver/tests.rs).
+/// (tested in rust/search/rollout.rs and rust/solver/tests.rs).
 #[inline(always)]
 pub(crate) fn legal_on_masks(
     hand: u64,

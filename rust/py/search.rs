@@ -7,9 +7,9 @@ use super::convert::{int_arg, invalid};
 use super::states::PyHandState;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
+use crate::search::worlds::WorldSampler;
 use crate::state::Hand;
 use crate::table::TableHand;
-use crate::worlds::WorldSampler;
 
 /// The largest batch of worlds one call draws.
 const MAX_WORLDS: u64 = 1 << 24;

@@ -8,8 +8,8 @@ use super::solve;
 use crate::bots::{GreedyBot, Policy};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
+use crate::search::worlds::WorldSampler;
 use crate::state::Phase;
-use crate::worlds::WorldSampler;
 
 /// Worlds per decision when the spec does not say.
 pub const DEFAULT_WORLDS: u32 = 20;

@@ -72,9 +72,9 @@ const ALL_CARDS: u64 = CardSet::DECK.0;
 const TRICK_CARDS: u8 = 4;
 
 /// A play-phase position with every card known: what the search needs and nothing more. The
-/// current trick is kept as masks (as in rust/rollout.rs), so a play and R5.1's legal plays are
-/// a few mask operations. Cards never change hands, so the cards still held are one set and
-/// the search knows each card's seat ([`Search::new`]'s `owners`).
+/// current trick is kept as masks (as in rust/search/rollout.rs), so a play and R5.1's legal
+/// plays are a few mask operations. Cards never change hands, so the cards still held are one
+/// set and the search knows each card's seat ([`Search::new`]'s `owners`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     /// The cards still held by anyone (card-index bits).

@@ -1,12 +1,12 @@
-//! The walk's scoring of a block of siblings (rust/ismcts.rs, [`super::score_block`]) in
+//! The walk's scoring of a block of siblings (rust/search/ismcts.rs, [`super::score_block`]) in
 //! AVX-512 registers (docs/SEARCH.md "Speed", session 8): lane `k` of each register holds
 //! one field of slot `k` of the block (the tree keeps each field of a block contiguous), so
 //! the availability of the block's children in the world walked, their counts, UCB1's scores
 //! and the best of them are a few vector operations instead of a loop with a branch a child.
 //! It makes the scalar loop's arithmetic in the same order (no fused multiply-add), so both
 //! return the same values and a decision does not depend on the CPU (the tests in
-//! rust/ismcts.rs compare the paths). Used only where the CPU has the playout kernel's
-//! extensions ([`crate::rollout::has_avx512`]), a superset of those below.
+//! rust/search/ismcts.rs compare the paths). Used only where the CPU has the playout kernel's
+//! extensions ([`crate::search::rollout::has_avx512`]), a superset of those below.
 
 use core::arch::x86_64::*;
 use core::mem::{align_of, offset_of};

@@ -21,9 +21,9 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
-use crate::rollout::Rollout;
 use crate::runs::{find_runs, has_bella, runs_summary, suit_runs_summary};
 use crate::scoring::BELLA_POINTS;
+use crate::search::rollout::Rollout;
 use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
 use crate::state::Hand;
@@ -205,7 +205,7 @@ impl SuitRuns {
 /// alias table when it is the state's move `c` (Walker's alias method as Vose builds it, in
 /// integers so that it is exact): a draw that lands in this column takes this move when its
 /// number below the state's completions is below `threshold`, else the state's move `alias`.
-/// `repr(C)`: the AVX-512 draw gathers its fields by their offsets (rust/worlds/avx512.rs).
+/// `repr(C)`: the AVX-512 draw gathers its fields by their offsets (rust/search/worlds/avx512.rs).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 struct Move {
@@ -806,15 +806,15 @@ impl WorldSampler {
     }
 
     /// A batch of eight or sixteen worlds drawn at once in AVX-512 registers where the CPU has
-    /// them (rust/worlds/avx512.rs; sixteen as two registers whose suits interleave): the worlds
-    /// [`Self::draw_with_runs`] draws one after another. `false`, and nothing drawn, elsewhere,
-    /// for other sizes, or when a choice is rejected (rarely).
+    /// them (rust/search/worlds/avx512.rs; sixteen as two registers whose suits interleave):
+    /// the worlds [`Self::draw_with_runs`] draws one after another. `false`, and nothing drawn,
+    /// elsewhere, for other sizes, or when a choice is rejected (rarely).
     #[inline(always)]
     fn draw_in_lanes(&self, rng: &mut SplitMix64, drawn: &mut [([CardSet; 3], SuitRuns)]) -> bool {
         // A world to draw means every state a draw reaches has a move: the kernel's reads stay
         // in the tables.
         #[cfg(target_arch = "x86_64")]
-        if self.count > 0 && crate::rollout::has_avx512() {
+        if self.count > 0 && crate::search::rollout::has_avx512() {
             // SAFETY: the CPU has the kernel's extensions.
             match drawn.len() {
                 avx512::LANES => return unsafe { avx512::draw_lanes::<1>(self, rng, drawn) },
@@ -1186,14 +1186,14 @@ mod tests {
         })
     }
 
-    /// The AVX-512 draw of a batch of eight or sixteen (rust/worlds/avx512.rs) is the scalar
+    /// The AVX-512 draw of a batch of eight or sixteen (rust/search/worlds/avx512.rs) is the scalar
     /// draw's worlds and leaves the generator where as many scalar draws leave it: states under
     /// every variant and `team_runs` (voids, announced and shown runs, tricks under way). A
     /// batch the vector path turns down (a rejected choice) leaves the generator untouched.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_draw_is_the_scalar_draw() {
-        if !crate::rollout::has_avx512() {
+        if !crate::search::rollout::has_avx512() {
             return;
         }
         let mut checked = 0;
@@ -1237,7 +1237,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_wide_multiply_is_u128() {
-        if !crate::rollout::has_avx512() {
+        if !crate::search::rollout::has_avx512() {
             return;
         }
         let mut rng = SplitMix64::new(46);

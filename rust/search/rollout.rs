@@ -12,7 +12,7 @@
 //! (see [`Rollout::legal`]).
 //!
 //! Random playouts of up to sixteen worlds run in AVX-512 registers where the CPU has them
-//! (rust/rollout/avx512.rs), playing exactly the cards this scalar code plays.
+//! (rust/search/rollout/avx512.rs), playing exactly the cards this scalar code plays.
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -337,7 +337,7 @@ impl Rollout {
     }
 
     /// [`Rollout::finish_random_together`], the whole tricks in AVX-512 registers when `vector`
-    /// (rust/rollout/avx512.rs: the same cards from the same draws).
+    /// (rust/search/rollout/avx512.rs: the same cards from the same draws).
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2; with `vector`, AVX-512 (see
@@ -460,8 +460,8 @@ impl Rollout {
 }
 
 /// Whether the CPU has the AVX-512 extensions of the vector kernels (detected once): the random
-/// playout's whole tricks go through rust/rollout/avx512.rs, and the search's walk scores its
-/// children with rust/ismcts/avx512.rs (which needs a subset of them).
+/// playout's whole tricks go through rust/search/rollout/avx512.rs, and the search's walk
+/// scores its children with rust/search/ismcts/avx512.rs (which needs a subset of them).
 #[inline(always)]
 pub(crate) fn has_avx512() -> bool {
     #[cfg(target_arch = "x86_64")]

@@ -1,10 +1,11 @@
-//! The random playout's whole tricks (rust/rollout.rs, [`Rollout::finish_random_together`])
+//! The random playout's whole tricks (rust/search/rollout.rs, [`Rollout::finish_random_together`])
 //! for up to eight worlds at once in AVX-512 registers (docs/SEARCH.md "Speed", session 8):
 //! lane `i` of each 512-bit register holds one field of world `i`, so R5.1's legal sets, the
 //! random choices, the trick winners (R5.2) and the points (R1.3, R1.4) of eight worlds are one
 //! chain of vector operations. It plays exactly the cards the scalar kernel plays from the same
-//! generator stream (the tests in rust/rollout.rs compare both paths), so a decision does not
-//! depend on the CPU. Used only when the CPU has every extension below ([`available`]).
+//! generator stream (the tests in rust/search/rollout.rs compare both paths), so a decision
+//! does not depend on the CPU. Used only when the CPU has every extension below
+//! ([`available`]).
 //!
 //! Each seat's hand is kept relative to the trick's leader (register `j` holds the hand of the
 //! seat `j` places after the leader), so the hand to play from is known at compile time at

@@ -17,10 +17,10 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::rollout::{has_avx512, Rollout, MOST_TOGETHER};
 use crate::rules::{card_points, strength, LANE};
+use crate::search::rollout::{has_avx512, Rollout, MOST_TOGETHER};
+use crate::search::worlds::{WorldSampler, MAX_TOGETHER};
 use crate::state::{Hand, Phase};
-use crate::worlds::{WorldSampler, MAX_TOGETHER};
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -116,7 +116,7 @@ struct Node {
 const EMPTY: u8 = u8::MAX;
 /// Children are kept in blocks of this many adjacent slots, so the walk over a node's children
 /// reads a few cache lines instead of chasing one pointer a child, and scores a block in one
-/// pass of vector registers where the CPU has AVX-512 (rust/ismcts/avx512.rs).
+/// pass of vector registers where the CPU has AVX-512 (rust/search/ismcts/avx512.rs).
 const BLOCK: usize = 8;
 
 /// What the walk over [`BLOCK`] siblings reads of them, field by field (a structure of arrays,
@@ -672,7 +672,7 @@ const GREEDY_BATCH: usize = 4;
 const _: () = assert!(BATCH.is_multiple_of(GREEDY_BATCH));
 
 /// Iterations a batch under `playout`: random playouts fill the two registers of eight lanes
-/// of the AVX-512 kernel (rust/rollout/avx512.rs), on every CPU, so that a decision does not
+/// of the AVX-512 kernel (rust/search/rollout/avx512.rs), on every CPU, so that a decision does not
 /// depend on the CPU.
 fn batch_size(playout: Playout) -> usize {
     match playout {
@@ -682,7 +682,7 @@ fn batch_size(playout: Playout) -> usize {
 }
 
 /// The instruction set a tree grows with: the walk's, and the scalar playouts' (random
-/// playouts go through the AVX-512 kernel wherever the CPU has it, rust/rollout/avx512.rs).
+/// playouts go through the AVX-512 kernel wherever the CPU has it, rust/search/rollout/avx512.rs).
 /// Every kernel makes the same decisions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kernel {
@@ -690,7 +690,7 @@ enum Kernel {
     Portable,
     /// BMI2 and POPCNT.
     Bmi2,
-    /// And the walk scores its children in AVX-512 registers (rust/ismcts/avx512.rs).
+    /// And the walk scores its children in AVX-512 registers (rust/search/ismcts/avx512.rs).
     Avx512,
 }
 

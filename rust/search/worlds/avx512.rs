@@ -1,4 +1,4 @@
-//! A batch's worlds drawn at once in AVX-512 registers, eight a register (rust/worlds.rs,
+//! A batch's worlds drawn at once in AVX-512 registers, eight a register (rust/search/worlds.rs,
 //! [`super::WorldSampler::draw_with_runs`]; docs/SEARCH.md "Session 9: the draw"): lane `w` of
 //! each register holds one world of the batch. The scalar draw takes, suit by suit, one number
 //! for the column and the way and one for the alias table's comparison, by Lemire's
@@ -8,7 +8,7 @@
 //! one world in 100,000), the caller draws the batch again on the scalar path, which takes
 //! more numbers there: so the worlds are always the scalar draw's, on every CPU (a Rust test
 //! compares the paths). Used only where the CPU has the playout kernel's extensions
-//! ([`crate::rollout::has_avx512`]).
+//! ([`crate::search::rollout::has_avx512`]).
 
 use core::arch::x86_64::*;
 use core::mem::offset_of;
@@ -19,7 +19,7 @@ use super::{
 };
 use crate::cards::CardSet;
 use crate::rng::{SplitMix64, GOLDEN};
-use crate::rollout::mix64_lanes as mix64;
+use crate::search::rollout::mix64_lanes as mix64;
 
 /// The worlds of a batch: one a lane.
 pub(super) const LANES: usize = 8;
@@ -76,7 +76,7 @@ struct Worlds {
 /// interleaved: each suit of a register is a chain of two dependent gathers, which the other
 /// register's overlap.
 ///
-/// Call only where the CPU has the extensions of [`crate::rollout::has_avx512`], and only
+/// Call only where the CPU has the extensions of [`crate::search::rollout::has_avx512`], and only
 /// for a sampler with worlds to draw (a count above 0: every state a draw reaches has a move,
 /// so every gathered address is in the tables).
 #[target_feature(
