@@ -32,7 +32,7 @@ try:
 except ImportError:  # pragma: no cover - running without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
-# What the project expects of one rule primitive called from Python (the figures).
+# What the project expects of one rule primitive called from Python.
 PRIMITIVE_MAX_RUST_SECONDS = 1e-6
 PRIMITIVE_MIN_RATIO = 20.0
 

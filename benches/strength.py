@@ -4,7 +4,7 @@ confidence intervals, printed as the Markdown table docs/SEARCH.md shows.
 
     python benches/strength.py [--deals-fast 1000] [--deals-search 200] [--threads 0]
 
-Checks the issue's bars: the heuristic wins at least 95% of its matches against random, and
+Checks the project's bars: the heuristic wins at least 95% of its matches against random, and
 ISMCTS at its default budget beats the heuristic with the lower end of the 95% interval of its
 match win rate above 55%.
 """

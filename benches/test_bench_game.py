@@ -7,7 +7,8 @@
 4. the same loop, with the same choices, on the reference: every hand must end with the same
    ``to_json`` as on the Rust core, and every result must count 162 + runs + bella (R6.1).
 5. The per-call cost of ``HandState`` methods on one mid-hand state, Rust beside reference
-   (the five of the issue, plus the constructor, ``legal_actions`` and ``to_json``).
+   (``legal_action_ids``, ``clone``, ``apply``, ``observation``, ``information_state_tensor``,
+   the constructor, ``legal_actions`` and ``to_json``).
 
 Hands per second go to ``benchmark.extra_info["hands_per_second"]`` and the summary at the end.
 """

@@ -4,7 +4,7 @@
    ``ismcts:iterations=20000,playout=0``), beside colver's naive IS-MCTS on Belote
    (``Env.action_naive_ismcts_with_stats``, its own root visit count over its own elapsed time)
    when colver is installed (``pip install colver``);
-2. a decision at the default budget (``ismcts``; the issue's bar: under 100 ms);
+2. a decision at the default budget (``ismcts``; the bar: under 100 ms);
 3. root parallelism: the same search on two threads against one (the bar: 1.8x);
 4. sampled worlds a second through Python (``sample_worlds``; the Rust figure without Python
    objects is in ``cargo bench --bench hands``).

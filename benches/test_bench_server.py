@@ -1,7 +1,7 @@
 """``tarabish serve`` under load (benches/server_load.py): N concurrent tables of four scripted
 WebSocket clients each, over loopback, bounded in time; actions per second, p50/p99 latency
 from an action to its broadcast, and the CPU time an action of the server and of the load
-generator apart, beside the same play on the engine alone. The issue's target on 2 cores
+generator apart, beside the same play on the engine alone. The target on 2 cores
 shared with the load generator: 1,000 tables (4,000 connections), at least 5,000 actions a
 second, p99 under 50 ms. The figures are recorded in ``extra_info`` and printed; the checks are
 on the run itself (no protocol error, every table played, every stored log a valid match of

@@ -1,4 +1,4 @@
-"""Arbitrary text and JSON-like values to every public entry point (issue 7): the only
+"""Arbitrary text and JSON-like values to every public entry point: the only
 exceptions are ``tarabish.TarabishError`` subclasses, on both engines; never a ``TypeError``,
 ``ValueError``, ``OverflowError``, ``UnicodeEncodeError``, ``RecursionError`` or a panic.
 

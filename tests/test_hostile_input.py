@@ -1,4 +1,4 @@
-"""Hostile input (issue 7): every bad input raises a ``tarabish.TarabishError`` subclass with a
+"""Hostile input: every bad input raises a ``tarabish.TarabishError`` subclass with a
 short message naming the rule, on both engines where both have the entry point; nothing a
 crafted value carries is trusted.
 """

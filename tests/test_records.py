@@ -570,9 +570,10 @@ def test_replay_main_good_and_missing_file(tmp_path: Path) -> None:
     assert "engine" in err.getvalue()
 
 
-# Issue 7 "bounded cost": tarabish replay held the whole output document and the JSON encoder's
-# pieces of it, about 6 KB a hand under tracemalloc (about 2 KB a hand is the parsed record and
-# the results it needs). The bound is per hand, so it does not depend on the machine's speed.
+# Replay's cost is bounded (docs/RECORDS.md "Memory and time"): about 2 KB a hand is the parsed
+# record and the results it needs; holding the whole output document and the JSON encoder's
+# pieces of it took about 6 KB a hand under tracemalloc. The bound is per hand, so it does not
+# depend on the machine's speed.
 REPLAY_BYTES_PER_HAND = 3_000
 
 
