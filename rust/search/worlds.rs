@@ -1110,6 +1110,74 @@ mod tests {
         world
     }
 
+    /// Divisors for the bounded draws: the small ones, the powers of two and their
+    /// neighbours (where `2^k mod n` is 0 or jumps), and the largest.
+    fn divisors_to_check() -> impl Iterator<Item = u64> {
+        let powers = (1..32).flat_map(|k| [(1u64 << k) - 1, 1u64 << k, (1u64 << k) + 1]);
+        (1..=1u64 << 16).chain(powers).chain([
+            u32::MAX as u64 - 1,
+            u32::MAX as u64,
+            3 * 5 * 7 * 11 * 13 * 17 * 19 * 23,
+        ])
+    }
+
+    #[test]
+    fn the_bounded_draws_reject_exactly_two_to_the_width_mod_n() {
+        // Lemire's method is exactly uniform only if the rejected low products are the
+        // `2^w mod n` smallest (w the width): any other threshold biases the draw by
+        // about 2^-w, far below what a frequency test can see.
+        for n in divisors_to_check() {
+            let n32 = n as u32;
+            assert_eq!(
+                Below32::new(n32).threshold as u64,
+                (1u64 << 32) % n,
+                "Below32 n = {n}"
+            );
+            assert_eq!(
+                Below::new(n).threshold as u128,
+                (1u128 << 64) % n as u128,
+                "Below n = {n}"
+            );
+        }
+        let mut rng = SplitMix64::new(2026);
+        for _ in 0..10_000 {
+            let n = rng.next_u64() >> rng.below(64);
+            if n > 0 {
+                assert_eq!(Below::new(n).threshold as u128, (1u128 << 64) % n as u128);
+            }
+        }
+    }
+
+    #[test]
+    fn a_bounded_draw_redraws_just_below_the_threshold_and_not_at_it() {
+        // For odd n every low product is reachable: bits = low * n^-1 (mod 2^32).
+        let inverse = |n: u32| {
+            (0..5).fold(n, |x, _| {
+                x.wrapping_mul(2u32.wrapping_sub(n.wrapping_mul(x)))
+            })
+        };
+        for n in [3u32, 7, 1_000_001, 36 * 35 * 34 + 1, u32::MAX] {
+            let below = Below32::new(n);
+            assert_eq!(n.wrapping_mul(inverse(n)), 1);
+            let bits_with_low = |low: u32| low.wrapping_mul(inverse(n));
+            let start = SplitMix64::new(99);
+            let mut rng = start;
+            let at = bits_with_low(below.threshold);
+            assert_eq!(
+                below.below_from(at, &mut rng),
+                ((at as u64 * n as u64) >> 32) as u32
+            );
+            assert_eq!(rng, start, "n = {n}: a product at the threshold is kept");
+            let under = bits_with_low(below.threshold - 1);
+            let drawn = below.below_from(under, &mut rng);
+            assert_ne!(
+                rng, start,
+                "n = {n}: a product under the threshold is drawn again"
+            );
+            assert!(drawn < n);
+        }
+    }
+
     #[test]
     fn samples_keep_the_view_and_replay_legally() {
         for seed in 0..600u64 {

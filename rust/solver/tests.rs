@@ -238,3 +238,118 @@ fn a_partner_forced_to_ruff_stops_the_cashing() {
         );
     }
 }
+
+/// One deal dealt from `seed`, trump `trump` called by eldest, then `plays` cards chosen by a
+/// generator seeded from the deal alone among the plays legal under the strictest play rules
+/// (R5.1a's `head_plain` on, the exemptions off), so the same cards are legal under every
+/// variant: the position is the same under each `rules`, only the rules differ.
+fn deal_under(seed: u64, trump: u8, rules: Rules, plays: usize) -> Hand {
+    let strictest = Rules {
+        head_plain: true,
+        ..Rules::default()
+    };
+    let mut chooser = Hand::from_seed(seed, seat_of(seed), strictest, [0, 0]);
+    let mut hand = Hand::from_seed(seed, seat_of(seed), rules, [0, 0]);
+    for hand in [&mut chooser, &mut hand] {
+        hand.apply(CALL_BASE + trump).unwrap();
+    }
+    let mut rng = SplitMix64::new(seed ^ 0x5EED);
+    for _ in 0..plays {
+        let legal = chooser.legal_cards();
+        let card = legal.nth(rng.below(legal.len()));
+        chooser.play_unchecked(card);
+        hand.apply(card.index()).unwrap();
+    }
+    hand
+}
+
+/// Asserts that `warm` (a solver that has seen other positions) solves `hand` exactly as a
+/// new solver does: value, every play's value and the best plays.
+fn assert_solves_as_fresh(warm: &mut Solver, hand: &Hand, what: &str) {
+    let got = warm.solve(hand).unwrap();
+    let want = Solver::new().solve(hand).unwrap();
+    assert_eq!(got.value, want.value, "{what}");
+    assert_eq!(got.best, want.best, "{what}");
+    for card in hand.legal_cards() {
+        assert_eq!(
+            got.value_of(card),
+            want.value_of(card),
+            "{what}, card {card}"
+        );
+    }
+}
+
+/// A solver's table holds values for one trump and one set of play variants (R5.1): a user
+/// asking "which trump is best for this deal" solves the same cards under every trump on one
+/// solver, and each answer must be a fresh solver's.
+#[test]
+fn one_solver_solves_a_deal_under_every_trump_as_a_fresh_one() {
+    let mut solver = Solver::new();
+    for seed in 0..3u64 {
+        // Trumps in an order that comes back to the first: C D H S C H.
+        for trump in [0u8, 1, 2, 3, 0, 2] {
+            let hand = deal_under(7000 + seed, trump, Rules::default(), 4);
+            assert_solves_as_fresh(&mut solver, &hand, &format!("seed {seed} trump {trump}"));
+        }
+    }
+}
+
+/// The same for the play variants (R5.1a-c): for each variant, positions whose values it
+/// changes (found among a few hundred), solved on one solver with the variant off, on, and
+/// off again, and then under all eight combinations in turn.
+#[test]
+fn one_solver_solves_a_deal_under_every_play_variant_as_a_fresh_one() {
+    let toggles: [fn(&mut Rules) -> &mut bool; 3] = [
+        |rules| &mut rules.head_plain,
+        |rules| &mut rules.undertrump_optional,
+        |rules| &mut rules.partner_exempt,
+    ];
+    let mut solver = Solver::new();
+    for (flag, toggle) in toggles.iter().enumerate() {
+        let with = |on: bool, seed: u64| {
+            let mut rules = Rules::default();
+            *toggle(&mut rules) = on;
+            deal_under(7100 + seed, (seed % 4) as u8, rules, 16)
+        };
+        let fresh_values = |hand: &Hand| Solver::new().solve(hand).unwrap().values;
+        let mattering: Vec<u64> = (0..400u64)
+            .filter(|&seed| fresh_values(&with(false, seed)) != fresh_values(&with(true, seed)))
+            .take(3)
+            .collect();
+        assert!(!mattering.is_empty(), "variant {flag} changes no value");
+        for seed in mattering {
+            for on in [false, true, false] {
+                let what = format!("variant {flag} {on}, seed {seed}");
+                assert_solves_as_fresh(&mut solver, &with(on, seed), &what);
+            }
+            for k in (0..8u64).chain([0]) {
+                let hand = deal_under(7100 + seed, (seed % 4) as u8, variant(k), 16);
+                assert_solves_as_fresh(&mut solver, &hand, &format!("seed {seed} rules {k}"));
+            }
+        }
+    }
+}
+
+/// `solve_many` keeps one solver a thread: deals that differ only in trump or in the play
+/// variants, in a row, give on any thread count what a fresh solver gives each.
+#[test]
+fn solve_many_on_deals_differing_in_trump_or_rules_equals_fresh_solves() {
+    let hands: Vec<Hand> = (0..4u8)
+        .map(|trump| deal_under(7200, trump, Rules::default(), 4))
+        .chain((0..8u64).map(|k| deal_under(7200, 1, variant(k), 8)))
+        .collect();
+    let fresh: Vec<Solution> = hands
+        .iter()
+        .map(|hand| Solver::new().solve(hand).unwrap())
+        .collect();
+    for threads in [1, 2, 0] {
+        let solved = solve_many(&hands, threads).unwrap();
+        for (i, (got, want)) in solved.iter().zip(&fresh).enumerate() {
+            assert_eq!(
+                (got.value, got.values, got.best),
+                (want.value, want.values, want.best),
+                "hand {i} on {threads} threads"
+            );
+        }
+    }
+}
