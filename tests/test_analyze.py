@@ -18,7 +18,8 @@ import tarabish as tb
 import tarabish.reference as ref
 from tarabish import ActionKind, HandResult, Phase
 from tarabish._analyze import CALLS, DECLARATIONS, analyze, legal_play_rules
-from tarabish._record import parse_record, play_record
+from tarabish._record import parse_record
+from tarabish._replay import play_record
 from terminal import run_tarabish
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))

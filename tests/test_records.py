@@ -28,15 +28,9 @@ import pytest
 import tarabish
 from tarabish import InvalidInputError, Rules
 from tarabish._cards import format_cards
-from tarabish._record import (
-    RecordError,
-    dump_output,
-    parse_record,
-    play_record,
-    replay,
-    replay_main,
-    to_record,
-)
+from tarabish._cli.replay import replay_file
+from tarabish._record import RecordError, parse_record, to_record
+from tarabish._replay import dump_output, play_record, replay
 from terminal import run_tarabish
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -517,7 +511,7 @@ def _replay_text(text: str, engine: str, out: io.StringIO, err: io.StringIO) -> 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "record.json"
         path.write_text(text)
-        return replay_main(str(path), engine=engine, out=out, err=err)
+        return replay_file(str(path), engine=engine, out=out, err=err)
 
 
 @pytest.mark.parametrize(
@@ -550,23 +544,23 @@ def test_not_utf8() -> None:
         replay(b"\xff\xfe{}")
 
 
-def test_replay_main_good_and_missing_file(tmp_path: Path) -> None:
+def test_replay_file_good_and_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "made.json"
     path.write_text(json.dumps(good_record()))
     for engine in ENGINES:
         out, err = io.StringIO(), io.StringIO()
-        assert replay_main(str(path), engine=engine, out=out, err=err) == 0
+        assert replay_file(str(path), engine=engine, out=out, err=err) == 0
         assert err.getvalue() == ""
         assert out.getvalue() == dump_output(load("made_plain"))
     out, err = io.StringIO(), io.StringIO()
-    assert replay_main(str(tmp_path / "missing.json"), out=out, err=err) == 2
+    assert replay_file(str(tmp_path / "missing.json"), out=out, err=err) == 2
     assert err.getvalue().startswith("tarabish replay: cannot read ")
     assert err.getvalue().count("\n") == 1
     out, err = io.StringIO(), io.StringIO()
-    assert replay_main(str(tmp_path), out=out, err=err) == 2  # a directory
+    assert replay_file(str(tmp_path), out=out, err=err) == 2  # a directory
     assert err.getvalue().count("\n") == 1
     out, err = io.StringIO(), io.StringIO()
-    assert replay_main(str(path), engine="python", out=out, err=err) == 2
+    assert replay_file(str(path), engine="python", out=out, err=err) == 2
     assert "engine" in err.getvalue()
 
 
@@ -596,7 +590,7 @@ def _void_record(hands: int) -> str:
 
 
 def _replay_peak(tmp_path: Path, hands: int) -> int:
-    """tracemalloc's peak while ``replay_main`` replays ``hands`` void hands to a null device."""
+    """tracemalloc's peak while ``replay_file`` replays ``hands`` void hands to a null device."""
     import os
     import tracemalloc
 
@@ -605,7 +599,7 @@ def _replay_peak(tmp_path: Path, hands: int) -> int:
     with open(os.devnull, "w") as out:
         tracemalloc.start()
         try:
-            assert replay_main(str(path), out=out, err=out) == 0
+            assert replay_file(str(path), out=out, err=out) == 0
             return tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()

@@ -20,7 +20,8 @@ import tarabish as tb
 from serverkit import Server, sqlite_server
 from tarabish import ActionKind, Phase
 from tarabish._analyze import analyze
-from tarabish._record import parse_record, replay
+from tarabish._record import parse_record
+from tarabish._replay import replay
 from tarabish.server.analysis import MAX_HANDS, MAX_RECORD_BYTES
 
 GOLDEN = Path(__file__).parent / "golden"

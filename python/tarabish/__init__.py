@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ._actions import Action, ActionKind, Phase
 from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
-from ._record import RecordError, replay, to_record
+from ._record import RecordError, to_record
+from ._replay import replay
 from ._rules import Rules
 from ._runs import Run
 from ._views import (

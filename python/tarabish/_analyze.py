@@ -14,15 +14,13 @@ change no trick, so they are passed over; the analysis of a hand stops at its fi
 
 from __future__ import annotations
 
-import json
-import sys
 from dataclasses import dataclass, replace
-from typing import Any, TextIO
+from typing import Any
 
 from ._actions import ActionKind, Phase
 from ._cards import Card
-from ._errors import TarabishError
-from ._record import Record, _read, parse_record, play_record
+from ._record import Record, parse_record
+from ._replay import play_record
 from ._rules import Rules
 from ._solve import solve_many
 from ._views import Solution
@@ -208,64 +206,3 @@ def _play_loss(
         best=tuple(Card.from_index(best) for best in solution.best),
         values=tuple((Card.from_index(i), v) for i, v in sorted(solution.values.items())),
     )
-
-
-def format_analysis(analysis: Analysis, worst: int = WORST_PLAYS) -> str:
-    """The readable report: each hand's losses by seat and team, the record's by seat, and the
-    worst plays."""
-    lines = []
-    for hand in analysis.hands:
-        by_seat = hand.loss_by_seat
-        stops = "" if hand.stopped is None else f" (stopped at action {hand.stopped}: a misplay)"
-        if hand.start_values is None:
-            lines.append(f"hand {hand.hand}: no card played{stops}")
-            continue
-        lines.append(
-            f"hand {hand.hand}: double-dummy values when trump was named "
-            f"{hand.start_values[0]} / {hand.start_values[1]}; points lost by seat "
-            + " ".join(f"{seat}:{loss}" for seat, loss in enumerate(by_seat))
-            + f"; by team {by_seat[0] + by_seat[2]} / {by_seat[1] + by_seat[3]}"
-            + stops
-        )
-    total = analysis.loss_by_seat
-    lines.append("record: points lost by seat " + " ".join(f"{s}:{v}" for s, v in enumerate(total)))
-    plays = analysis.worst(worst)
-    lines.append(
-        "worst plays:" if plays else "worst plays: none (every card was double-dummy best)"
-    )
-    for play in plays:
-        lines.append(
-            f"  hand {play.hand} trick {play.trick + 1}: seat {play.seat} played {play.card}, "
-            f"lost {play.loss} ({play.played_value} instead of {play.value}; best "
-            + " ".join(str(card) for card in play.best)
-            + ")"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def analyze_main(
-    path: str,
-    *,
-    as_json: bool = False,
-    worst: int = WORST_PLAYS,
-    threads: int = 0,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-) -> int:
-    """``tarabish analyze FILE``: print the report (JSON with ``as_json``) and return 0; on a bad
-    record or an unreadable file print one line to ``err`` and return 2."""
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    try:
-        analysis = analyze(_read(path), threads)
-    except OSError as error:
-        print(f"tarabish analyze: cannot read {path}: {error.strerror or error}", file=err)
-        return 2
-    except TarabishError as error:
-        print(f"tarabish analyze: {' '.join(str(error).split())}", file=err)
-        return 2
-    if as_json:
-        out.write(json.dumps(analysis.to_dict(worst), indent=2) + "\n")
-    else:
-        out.write(format_analysis(analysis, worst))
-    return 0

@@ -27,6 +27,12 @@ def excerpt(value: object) -> str:
     return text
 
 
+def one_line(text: str) -> str:
+    """``text`` with every run of white space (line breaks included) one space: an error
+    message as one line."""
+    return " ".join(text.split())
+
+
 class TarabishError(ValueError):
     """Base class of every error this package raises on bad input or an illegal action."""
 

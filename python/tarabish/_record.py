@@ -1,4 +1,4 @@
-"""Game records, ``tarabish-record/1`` (docs/RECORDS.md).
+"""Game records, ``tarabish-record/1`` (docs/RECORDS.md): the format, read and written.
 
 A record is the rules (only the options that differ from R9's defaults) and the consecutive
 hands of one match, each with its dealer, the match scores before it, the deal (nine cards a
@@ -8,61 +8,45 @@ seat in the order received; the last three are the kitty, R2.4) and the actions 
      "hands": [{"dealer": 0, "scores_before": [0, 0], "deal": ["...", "...", "...", "..."],
                 "actions": ["1 pass", "2 call H", "1 play 6S", ...]}]}
 
-``parse_record`` checks the form (every field, every card, every action's syntax) and gives a
-typed ``Record``; ``play_record`` plays it on an engine module (the Rust core ``tarabish`` by
-default, or ``tarabish.reference``; only the interface of docs/ENGINE.md is used) with every
-rule checked, and ``replay`` gives the output document: the record printed back with a
-``result`` for every hand, the match ``totals`` and the ``winner``. Every problem raises
-``RecordError``, whose one-line message names the hand, the action index, the action and the
-rule it breaks. ``to_record`` writes the record of a ``MatchState`` or of a list of hands, and
-``replay_main`` is ``tarabish replay``.
+``parse_record`` checks the form (every field, every card, every action's syntax, R0, R1.1,
+R2.2, R2.4, R9) and gives a typed ``Record``; ``to_record`` writes the record of a
+``MatchState`` or of a list of hands. Every problem raises ``RecordError``, whose one-line
+message names the hand, the action index, the action and the rule it breaks. Playing a record
+is ``_replay.py``; comparing the results it stores, ``_result_diff.py``.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from types import ModuleType
-from typing import Any, TextIO
+from dataclasses import dataclass
+from typing import Any
 
-from ._actions import TABLE_VERBS, Action, Phase
+from ._actions import TABLE_VERBS, Action
 from ._cards import Card, format_cards, parse_cards
-from ._errors import IllegalActionError, InvalidInputError, TarabishError, excerpt
+from ._engines import ENGINES, engine_module
+from ._errors import InvalidInputError, TarabishError, excerpt, one_line
 from ._json import loads as strict_json
 from ._rules import Rules
-from ._views import HandResult, RunsResult, TrickResult
 
 __all__ = [
     "FORMAT",
     "TABLE_VERBS",
     "HandRecord",
-    "PlayedHand",
-    "PlayedRecord",
     "Record",
     "RecordError",
-    "ResultDifference",
-    "UnfinishedHand",
-    "check_results",
-    "dump_output",
     "parse_record",
-    "play_record",
-    "replay",
-    "replay_main",
     "to_record",
 ]
 
 FORMAT = "tarabish-record/1"
 
-ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 MAX_SCORE = (1 << 30) - 1  # the largest match score both engines accept
 
 _RECORD_KEYS = ("format", "rules", "hands")
 _HAND_KEYS = ("dealer", "scores_before", "deal", "actions")
 # Keys of replay's output: accepted on input (so an output can be replayed) and recomputed.
-_OUTPUT_RECORD_KEYS = ("totals", "winner")
+OUTPUT_RECORD_KEYS = ("totals", "winner")
 _OUTPUT_HAND_KEYS = ("result",)
 
 
@@ -85,7 +69,7 @@ class RecordError(InvalidInputError):
         action: str | None = None,
         rule: str | None = None,
     ) -> None:
-        self.detail = _one_line(detail)
+        self.detail = one_line(detail)
         self.hand = hand
         self.action_index = action_index
         self.action = action
@@ -103,10 +87,6 @@ def _rebuild_record_error(
     detail: str, hand: int | None, action_index: int | None, action: str | None, rule: str | None
 ) -> RecordError:
     return RecordError(detail, hand=hand, action_index=action_index, action=action, rule=rule)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
 
 
 def _message(
@@ -178,109 +158,11 @@ class Record:
         return json.dumps(self.to_dict(), indent=indent)
 
 
-@dataclass(frozen=True, slots=True)
-class UnfinishedHand:
-    """Where a hand that stops before its end stands (its partial ``result``).
-
-    ``points`` are the team points credited so far (cards, last, runs, bella), ``tricks`` the
-    completed tricks; ``runs`` and ``bella`` as far as they are known (runs once every player
-    has played a second card, R4.4 auto mode; bella once its second card is played, R4.5).
-    """
-
-    phase: Phase
-    to_move: int | None
-    trump: str | None
-    caller: int | None
-    points: tuple[int, int]
-    runs: RunsResult | None
-    bella: int | None
-    tricks: tuple[TrickResult, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "complete": False,
-            "phase": self.phase.value,
-            "to_move": self.to_move,
-            "outcome": None,
-            "trump": self.trump,
-            "caller": self.caller,
-            "points": list(self.points),
-            "score": None,
-            "runs": None if self.runs is None else self.runs.to_dict(),
-            "bella": self.bella,
-            "tricks": [trick.to_dict() for trick in self.tricks],
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedHand:
-    """A hand of a record after play: its ``HandResult``, or an ``UnfinishedHand``."""
-
-    record: HandRecord
-    result: HandResult | UnfinishedHand
-
-    @property
-    def complete(self) -> bool:
-        return isinstance(self.result, HandResult)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**self.record.to_dict(), "result": self.result.to_dict()}
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedRecord:
-    """A record after play: every hand with its result, the match totals (from the first
-    hand's ``scores_before``, adding every finished hand's score) and the winner (R7.1)."""
-
-    record: Record
-    hands: tuple[PlayedHand, ...]
-    totals: tuple[int, int]
-    winner: int | None
-
-    def to_dict(self) -> dict[str, Any]:
-        """The output document of ``tarabish replay``."""
-        return self._document([hand.to_dict() for hand in self.hands])
-
-    def write(self, out: TextIO) -> None:
-        """Write the output document, ``dump_output(self.to_dict())``, to ``out`` a hand at a
-        time, so that only one hand's output is held at once (the whole document and the JSON
-        encoder's pieces of it cost about 6 KB a hand: 5.5 GB for 10^6 hands)."""
-        frame = dump_output(self._document([_HAND_SLOT]))
-        head, slot, tail = frame.partition(_HAND_INDENT + json.dumps(_HAND_SLOT))
-        if not slot:
-            raise AssertionError("no place for the hands in the output frame")
-        out.write(head)
-        for number, hand in enumerate(self.hands):
-            text = json.dumps(hand.to_dict(), indent=2, ensure_ascii=False)
-            out.write((",\n" if number else "") + _HAND_INDENT)
-            out.write(text.replace("\n", "\n" + _HAND_INDENT))
-        out.write(tail)
-
-    def _document(self, hands: list[Any]) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "rules": self.record.rules.to_dict(),
-            "hands": hands,
-            "totals": list(self.totals),
-            "winner": self.winner,
-        }
-
-
-# Where ``PlayedRecord.write`` puts the hands: a string no output holds (JSON escapes it), and
-# the indentation of an item of the output's "hands" list (level 2 of indent 2).
-_HAND_SLOT = "\x00hands"
-_HAND_INDENT = " " * 4
-
-
-def dump_output(document: dict[str, Any]) -> str:
-    """The canonical text of an output document: JSON, indent 2, one final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-
-
 # -- parsing -------------------------------------------------------------------------------------
 
 
-def _load(source: Any) -> Any:
+def load_document(source: Any) -> Any:
+    """A record's JSON text (str, or UTF-8 bytes) parsed, or an already parsed object as is."""
     if isinstance(source, bytes | bytearray):
         try:
             source = bytes(source).decode("utf-8-sig")
@@ -433,12 +315,12 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     """
     if isinstance(source, Record):
         return source
-    data = _load(source)
+    data = load_document(source)
     if not isinstance(data, dict):
         raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise RecordError(f"'format' must be {excerpt(FORMAT)}, got {excerpt(data.get('format'))}")
-    _check_keys(data, _RECORD_KEYS, _OUTPUT_RECORD_KEYS, "the record", None)
+    _check_keys(data, _RECORD_KEYS, OUTPUT_RECORD_KEYS, "the record", None)
     rules = _parse_rules(data)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:
@@ -456,212 +338,6 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
     return Record(rules=rules, hands=hands)
 
 
-# -- playing -------------------------------------------------------------------------------------
-
-
-def _engine_module(engine: ModuleType | str | None) -> ModuleType:
-    if engine is None:
-        engine = "rust"
-    if isinstance(engine, ModuleType):
-        return engine
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise InvalidInputError(
-            f"unknown engine {excerpt(engine)}: expected one of {sorted(ENGINES)}"
-        )
-    return importlib.import_module(ENGINES[engine])
-
-
-def match_winner(totals: tuple[int, int], rules: Rules) -> int | None:
-    """R7.1: once a team has at least ``target`` and the totals differ, the team with more."""
-    if max(totals) >= rules.target and totals[0] != totals[1]:
-        return 0 if totals[0] > totals[1] else 1
-    return None
-
-
-def _rule_detail(error: IllegalActionError) -> str:
-    """The engine's reason, from the rule id on (both engines put it after a short prefix)."""
-    text = _one_line(str(error))
-    at = text.find(error.rule + " ")
-    return text[at:] if at >= 0 else f"{error.rule} {text}"
-
-
-def _play_hand(
-    engine: ModuleType, rules: Rules, hand: HandRecord, index: int
-) -> HandResult | UnfinishedHand:
-    try:
-        state = engine.HandState(
-            hand.dealer,
-            deal=[list(cards) for cards in hand.deal],
-            rules=rules,
-            scores_before=hand.scores_before,
-        )
-    except TarabishError as error:
-        raise RecordError(str(error), hand=index) from None
-    for number, (action, text) in enumerate(zip(hand.actions, hand.texts, strict=True)):
-        try:
-            state.apply(str(action))
-        except IllegalActionError as error:
-            raise RecordError(
-                _rule_detail(error),
-                hand=index,
-                action_index=number,
-                action=text,
-                rule=error.rule,
-            ) from None
-        except TarabishError as error:
-            raise RecordError(str(error), hand=index, action_index=number, action=text) from None
-    result = state.result
-    if result is not None:
-        if not isinstance(result, HandResult):
-            raise TypeError(f"engine {engine.__name__} gave a result of type {type(result)}")
-        return result
-    view = state.observation(0)  # public facts only: tricks, runs, bella
-    trump = state.trump
-    return UnfinishedHand(
-        phase=state.phase,
-        to_move=state.to_move,
-        trump=None if trump is None else str(trump),
-        caller=state.caller,
-        points=(state.points[0], state.points[1]),
-        runs=view.runs,
-        bella=view.bella,
-        tricks=tuple(view.tricks),
-    )
-
-
-def play_record(
-    record: str | bytes | dict[str, Any] | Record, engine: ModuleType | str | None = None
-) -> PlayedRecord:
-    """Play a record on an engine (``tarabish`` by default, or ``tarabish.reference``, or
-    ``"rust"`` / ``"reference"``), checking every action and that the hands are consecutive
-    hands of one match: each later hand's ``scores_before`` are the running totals (R7.2: left
-    out, they are taken as such; the output always states them), no
-    hand follows one that stopped before its end (R5.3) or one that ended the match (R7.1).
-    Raises ``RecordError``.
-    """
-    parsed = parse_record(record)
-    module = _engine_module(engine)
-    totals = parsed.hands[0].scores_before or (0, 0)
-    played: list[PlayedHand] = []
-    for index, hand in enumerate(parsed.hands):
-        if index > 0:
-            before = played[-1]
-            if not before.complete:
-                raise RecordError(
-                    f"hand {index - 1} stops before its end, so no hand can follow it: "
-                    "only the last hand of a record may be unfinished",
-                    hand=index - 1,
-                    rule="R5.3",
-                )
-            winner = match_winner(totals, parsed.rules)
-            if winner is not None:
-                raise RecordError(
-                    f"the match is over before this hand: team {winner} won with totals "
-                    f"{totals[0]} {totals[1]} (target {parsed.rules.target})",
-                    hand=index,
-                    rule="R7.1",
-                )
-            if hand.scores_before is not None and hand.scores_before != totals:
-                raise RecordError(
-                    f"scores_before {list(hand.scores_before)} are not the running totals "
-                    f"{list(totals)} after hand {index - 1}",
-                    hand=index,
-                    rule="R7.2",
-                )
-        hand = replace(hand, scores_before=totals)  # the output states them
-        result = _play_hand(module, parsed.rules, hand, index)
-        played.append(PlayedHand(hand, result))
-        if isinstance(result, HandResult):
-            totals = (totals[0] + result.score[0], totals[1] + result.score[1])
-    return PlayedRecord(
-        record=parsed,
-        hands=tuple(played),
-        totals=totals,
-        winner=match_winner(totals, parsed.rules),
-    )
-
-
-def replay(
-    record: str | bytes | dict[str, Any] | Record, engine: ModuleType | str | None = None
-) -> dict[str, Any]:
-    """The output document of ``tarabish replay`` for a record (see ``play_record``)."""
-    return play_record(record, engine).to_dict()
-
-
-# -- checking stored results --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ResultDifference:
-    """A stored result that the replay does not give: in ``hand`` (None for the record's
-    ``totals`` and ``winner``), the ``field`` (a path such as ``result.tricks[3].points``),
-    what the record stores and what the replay gives (``MISSING`` where a side has none)."""
-
-    hand: int | None
-    field: str
-    stored: Any
-    replayed: Any
-
-    def __str__(self) -> str:
-        where = "record" if self.hand is None else f"hand {self.hand}"
-        return (
-            f"{where}: {self.field} is {_shown(self.stored)} in the record, "
-            f"the replay gives {_shown(self.replayed)}"
-        )
-
-
-MISSING = object()
-"""Stands for a field that one side of a ``ResultDifference`` does not have."""
-
-
-def _shown(value: Any) -> str:
-    return "missing" if value is MISSING else json.dumps(value, ensure_ascii=False)
-
-
-def _differences(path: str, stored: Any, replayed: Any) -> Iterable[tuple[str, Any, Any]]:
-    """Every leaf where ``stored`` and ``replayed`` (JSON values) differ, with its path."""
-    if isinstance(stored, dict) and isinstance(replayed, dict):
-        for key in [*replayed, *(k for k in stored if k not in replayed)]:
-            yield from _differences(
-                f"{path}.{key}", stored.get(key, MISSING), replayed.get(key, MISSING)
-            )
-    elif isinstance(stored, list) and isinstance(replayed, list) and len(stored) == len(replayed):
-        for index, (one, other) in enumerate(zip(stored, replayed, strict=True)):
-            yield from _differences(f"{path}[{index}]", one, other)
-    elif type(stored) is not type(replayed) or stored != replayed:
-        yield path, stored, replayed
-
-
-def check_results(
-    source: str | bytes | dict[str, Any], engine: ModuleType | str | None = None
-) -> list[ResultDifference]:
-    """Replay a record that stores its results (the output form of ``tarabish replay``) and
-    compare every stored field with the recomputed one: each hand's ``result`` and the
-    record's ``totals`` and ``winner``. A field the record lacks counts as a difference (an
-    audit must not pass on what was never stored). Raises ``RecordError`` for a record that is
-    malformed or breaks a rule, like ``play_record``."""
-    data = _load(source)
-    played = play_record(data, engine)  # checks the form, so data is a record
-    # One hand's result as a dict at a time: the whole output document would cost kilobytes a
-    # hand.
-    differences = [
-        ResultDifference(index, field, stored, computed)
-        for index, (hand, replayed) in enumerate(zip(data["hands"], played.hands, strict=True))
-        for field, stored, computed in _differences(
-            "result", hand.get("result", MISSING), replayed.result.to_dict()
-        )
-    ]
-    record_fields = {"totals": list(played.totals), "winner": played.winner}
-    for key in _OUTPUT_RECORD_KEYS:
-        differences += [
-            ResultDifference(None, field, stored, computed)
-            for field, stored, computed in _differences(
-                key, data.get(key, MISSING), record_fields[key]
-            )
-        ]
-    return differences
-
-
 # -- writing records -----------------------------------------------------------------------------
 
 
@@ -676,7 +352,7 @@ def _hand_dict(state: Any) -> dict[str, Any]:
 
 def _is_state(value: Any, name: str) -> bool:
     """Whether ``value`` is a ``name`` (``HandState``, ``MatchState``) of either engine."""
-    return isinstance(value, tuple(getattr(_engine_module(e), name) for e in ENGINES))
+    return isinstance(value, tuple(getattr(engine_module(e), name) for e in ENGINES))
 
 
 def to_record(match_or_hands: Any) -> dict[str, Any]:
@@ -710,56 +386,3 @@ def to_record(match_or_hands: Any) -> dict[str, Any]:
     if not isinstance(rules, Rules):
         raise InvalidInputError(f"not a hand or match state: rules {excerpt(rules)}")
     return {"format": FORMAT, "rules": rules.to_dict(), "hands": [_hand_dict(h) for h in hands]}
-
-
-# -- the command ---------------------------------------------------------------------------------
-
-
-def _read(path: str) -> bytes:
-    if path == "-":
-        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-        return data.encode("utf-8") if isinstance(data, str) else data
-    with open(path, "rb") as file:
-        return file.read()
-
-
-def replay_main(
-    path: str,
-    *,
-    engine: str = "rust",
-    check: bool = False,
-    out: TextIO | None = None,
-    err: TextIO | None = None,
-) -> int:
-    """``tarabish replay FILE``: read the record (``-`` is standard input), play it with every
-    check, print the output document (JSON, indent 2) and return 0; on a bad record or an
-    unreadable file print one line ``tarabish replay: <message>`` to ``err`` and return 2.
-
-    With ``check``: compare the results stored in the record with the replayed ones
-    (``check_results``); print one line ``FILE: ...`` to ``out`` and return 0 when every stored
-    result matches, else one line a difference to ``err`` (naming the hand and the field) and
-    return 1."""
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    try:
-        source = _read(path)
-        if check:
-            differences = check_results(source, engine)
-        else:
-            played = play_record(source, engine)
-    except OSError as error:
-        detail = error.strerror or str(error)
-        print(f"tarabish replay: cannot read {path}: {_one_line(detail)}", file=err)
-        return 2
-    except (TarabishError, RecursionError) as error:
-        print(f"tarabish replay: {_one_line(str(error))}", file=err)
-        return 2
-    if not check:
-        played.write(out)
-        return 0
-    for difference in differences:
-        print(f"tarabish replay: {path}: {difference}", file=err)
-    if differences:
-        return 1
-    print(f"{path}: every stored result matches the replay ({engine})", file=out)
-    return 0

@@ -36,7 +36,7 @@ from typing import Any
 
 import tarabish.reference as ref
 from tarabish import Card, Phase, Rank, Rules, Suit
-from tarabish._record import dump_output, replay
+from tarabish._replay import dump_output, replay
 
 HERE = Path(__file__).resolve().parent
 

@@ -1,10 +1,12 @@
 """What several ``tarabish`` subcommands read alike: argument types that check a value where it
 is read (each refusal a plain message under the subcommand's usage), the rule flags of R9
-(R3.3, R3.4, R4.3-R4.5, R5.1, R6.4, R7.1), the table-mode flags and the batch flags."""
+(R3.3, R3.4, R4.3-R4.5, R5.1, R6.4, R7.1), the table-mode flags, the batch flags, and a record
+file read from a path or standard input."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from .._errors import TarabishError
@@ -40,6 +42,15 @@ SWITCHES = (
 )
 
 RECORD_FILE_HELP = "the record (JSON), - for standard input"
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of the file at ``path``, or of standard input for ``-``."""
+    if path == "-":
+        data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        return data.encode("utf-8") if isinstance(data, str) else data
+    with open(path, "rb") as file:
+        return file.read()
 
 
 def whole(text: str) -> int:

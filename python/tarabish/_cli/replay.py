@@ -4,7 +4,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TextIO
 
+from .._errors import TarabishError, one_line
+from .._replay import play_record
+from .._result_diff import check_results
 from . import _options
 from ._command import Command
 
@@ -12,6 +17,48 @@ _ENGINE_HELP = (
     "the engine that plays the records: rust (the Rust core, default) or reference (the "
     "independent pure-Python implementation); both give the same output byte for byte"
 )
+
+
+def replay_file(
+    path: str,
+    *,
+    engine: str = "rust",
+    check: bool = False,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """``tarabish replay FILE``: read the record (``-`` is standard input), play it with every
+    check, print the output document (JSON, indent 2) and return 0; on a bad record or an
+    unreadable file print one line ``tarabish replay: <message>`` to ``err`` and return 2.
+
+    With ``check``: compare the results stored in the record with the replayed ones
+    (``check_results``); print one line ``FILE: ...`` to ``out`` and return 0 when every stored
+    result matches, else one line a difference to ``err`` (naming the hand and the field) and
+    return 1."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        source = _options.read_input(path)
+        if check:
+            differences = check_results(source, engine)
+        else:
+            played = play_record(source, engine)
+    except OSError as error:
+        detail = error.strerror or str(error)
+        print(f"tarabish replay: cannot read {path}: {one_line(detail)}", file=err)
+        return 2
+    except (TarabishError, RecursionError) as error:
+        print(f"tarabish replay: {one_line(str(error))}", file=err)
+        return 2
+    if not check:
+        played.write(out)
+        return 0
+    for difference in differences:
+        print(f"tarabish replay: {path}: {difference}", file=err)
+    if differences:
+        return 1
+    print(f"{path}: every stored result matches the replay ({engine})", file=out)
+    return 0
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,12 +73,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .._record import replay_main
-
     if not args.check and len(args.files) > 1:
         args.parser.error("one FILE at a time (several only with --check)")
     # --check: every file, the worst status (2 unreadable or illegal, 1 a result differs).
-    return max(replay_main(path, engine=args.engine, check=args.check) for path in args.files)
+    return max(replay_file(path, engine=args.engine, check=args.check) for path in args.files)
 
 
 COMMAND = Command(

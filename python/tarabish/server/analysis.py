@@ -26,7 +26,8 @@ from starlette.routing import Route
 
 from .._analyze import analyze
 from .._errors import TarabishError
-from .._record import replay, to_record
+from .._record import to_record
+from .._replay import replay
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
