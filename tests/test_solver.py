@@ -83,6 +83,7 @@ def test_four_trick_endgames_match_minimax(
     assert rust.solve(a) == ref.solve(b)
 
 
+@pytest.mark.timeout(120)  # about 10 s on the idle machine: a wrong bound must not hang it
 @settings(max_examples=PROPERTY_EXAMPLES)
 @given(seed=SEEDS, rules=VARIANT_RULES, tricks_left=st.integers(4, 6))
 def test_values_are_bounded_consistent_and_reached(
