@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -89,29 +90,32 @@ def model_legal_plays(
     return hand if rules.undertrump_optional else my_trumps
 
 
+#: R0 natural order, the order of runs (R4.1), lowest first: a suit's held ranks as a string.
+NATURAL_ORDER = "6789TJQKA"
+
+#: R4.1's cut of a maximal sequence of L cards, as RULES.md spells it out: the run lengths from
+#: the top (3 -> 20; 4, 5 or 6 -> one 50, the top four; 7 -> 50 + 20; 8 -> 50 + 50; 9 -> 50 + 50
+#: and a card left over; shorter than 3 -> nothing).
+RUN_CUTS = {1: (), 2: (), 3: (3,), 4: (4,), 5: (4,), 6: (4,), 7: (4, 3), 8: (4, 4), 9: (4, 4)}
+
+
 def model_find_runs(hand: Iterable[Card]) -> list[Run]:
-    """R4.1: maximal sequences in natural order, cut into fours from the top down."""
-    held = {card.index for card in hand}
+    """R4.1 read off each suit's pattern: the suit's held ranks in natural order as a string
+    (``"6.89TJ..A"``), whose unbroken stretches are the maximal sequences, each cut by
+    ``RUN_CUTS``; ordered as docs/ENGINE.md (length desc, top desc, suit asc)."""
+    held = set(hand)
     runs: list[Run] = []
     for suit in Suit:
-        rank = 8
-        while rank >= 0:
-            if suit * 9 + rank not in held:
-                rank -= 1
-                continue
-            top = rank
-            while rank >= 0 and suit * 9 + rank in held:
-                rank -= 1
-            length = top - rank
-            chunk_top = top
-            while length > 0:
-                size = min(4, length)
-                if size >= 3:
-                    runs.append(Run(suit, Rank(chunk_top), size))
-                chunk_top -= size
-                length -= size
-    runs.sort(key=lambda run: (-run.length, -run.top, run.suit))
-    return runs
+        pattern = "".join(
+            letter if Card(suit, Rank(rank)) in held else "."
+            for rank, letter in enumerate(NATURAL_ORDER)
+        )
+        for stretch in re.finditer(r"[^.]+", pattern):
+            top = stretch.end() - 1
+            for length in RUN_CUTS[len(stretch.group())]:
+                runs.append(Run(suit, Rank(top), length))
+                top -= length
+    return sorted(runs, key=lambda run: (-run.length, -int(run.top), int(run.suit)))
 
 
 # --------------------------------------------------------------------------------------------

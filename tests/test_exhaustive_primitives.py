@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Sequence
 from types import ModuleType
 
 import pytest
+from strategies import model_find_runs
 from tarabish import DECK, Card, Rank, Run, Suit
 
 # --------------------------------------------------------------------------------------------
@@ -137,6 +138,16 @@ def test_tables_agree_with_worked_examples() -> None:
     assert expected_runs([parse(c) for c in "AH KH JH TH 8H 7H".split()]) == []
     assert expected_compare(Run(Suit.C, Rank.KING, 4), Run(Suit.H, Rank.ACE, 3), Suit.H) == 1
     assert sum(TRUMP_POINTS.values()) == 62 and sum(PLAIN_POINTS.values()) == 30
+
+
+def test_R4_1_the_random_hand_run_model_is_this_table_on_every_suit_pattern() -> None:
+    """``strategies.model_find_runs``, the oracle of the random-hand tests, reads R4.1 off a
+    suit's pattern string; ``expected_runs`` groups sorted ranks: written apart, from RULES.md
+    alone, they give the same runs for each of the 512 patterns of every suit."""
+    for suit in Suit:
+        for mask in range(512):
+            cards = [Card(suit, Rank(r)) for r in range(9) if mask >> r & 1]
+            assert model_find_runs(cards) == expected_runs(cards), cards
 
 
 # --------------------------------------------------------------------------------------------
