@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# System packages the server tests need (tests/server/): headless Chromium and its driver for the
-# browser test, PostgreSQL for the fault tests. Idempotent and quick when they are installed:
+# System packages the server tests need (tests/test_server_*.py): headless Chromium and its
+# driver for the browser test (test_server_browser.py), PostgreSQL for the fault tests
+# (test_server_faults.py, through tests/serverkit.py). Idempotent and quick when they are installed:
 # apt-get runs only when a command is missing. Debian packages only (no browser download).
 set -euo pipefail
 
