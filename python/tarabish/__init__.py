@@ -52,6 +52,7 @@ _LAZY_BY_MODULE = {
     "._simulate": ("Summary", "bot_action", "bot_spec", "simulate"),
     "._solve": ("solve", "solve_many"),
     "._tournament": ("TournamentResult", "tournament"),
+    "._ladder": ("LadderResult", "ladder"),
 }
 _LAZY = {name: module for module, names in _LAZY_BY_MODULE.items() for name in names}
 
@@ -68,6 +69,8 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._core import run_winner as run_winner
     from ._core import score_hand as score_hand
     from ._core import trick_winner as trick_winner
+    from ._ladder import LadderResult as LadderResult
+    from ._ladder import ladder as ladder
     from ._simulate import Summary as Summary
     from ._simulate import bot_action as bot_action
     from ._simulate import bot_spec as bot_spec

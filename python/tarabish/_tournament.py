@@ -172,7 +172,7 @@ def tournament(
         raise InvalidInputError(
             f"threads must be 0 (all cores) to {MAX_THREADS}, got {excerpt(threads)}"
         )
-    bots = (_bot(a), _bot(b))
+    bots = (check_bot(a), check_bot(b))
     rules = rules if rules is not None else Rules()
     play: PlayRange
     if isinstance(bots[0], str) and isinstance(bots[1], str):
@@ -208,7 +208,7 @@ def tournament(
     )
 
 
-def _bot(bot: BotSpec | PythonBot) -> str | PythonBot:
+def check_bot(bot: BotSpec | PythonBot) -> str | PythonBot:
     """A Rust spec in its canonical text (checked), or a Python bot as it is."""
     if isinstance(bot, PythonBot):
         return bot

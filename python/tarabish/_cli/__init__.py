@@ -12,12 +12,13 @@ from collections.abc import Sequence
 
 from .. import __version__
 from .._errors import TarabishError
-from . import analyze, play, replay, serve, simulate, tournament
+from . import analyze, ladder, play, replay, serve, simulate, tournament
 from ._command import Command
 
 COMMANDS: tuple[Command, ...] = (
     simulate.COMMAND,
     tournament.COMMAND,
+    ladder.COMMAND,
     replay.COMMAND,
     analyze.COMMAND,
     play.COMMAND,
