@@ -12,9 +12,9 @@ use crate::error::Error;
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
-use crate::rules::{card_points, strength, TrickSoFar};
 use crate::search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 use crate::state::{Phase, CALL_BASE, PASS};
+use crate::tricks::{card_points, strength, TrickSoFar};
 
 /// A bot: chooses one of the `legal` action ids (a mask, bit = id, never empty) for the seat of
 /// `info`, which is to move. Sees only the information set; draws any randomness from `rng`

@@ -34,7 +34,6 @@ mod infoset;
 mod matches;
 mod observe;
 mod rng;
-mod rules;
 mod runs;
 mod scoring;
 mod search;
@@ -44,6 +43,7 @@ mod solver;
 mod state;
 mod table;
 mod tournament;
+mod tricks;
 mod variants;
 mod view_json;
 
@@ -57,12 +57,12 @@ pub use seats::{eldest, next_seat, partner, right_of, seat_after, seat_of, team_
 pub use variants::{Declarations, Rules};
 
 // The rule primitives (R1, R4, R5, R6) and the points they count.
-pub use rules::{
+pub use runs::{checked_run_winner, compare_runs, find_runs, Run, Runs, FIFTY, TWENTY};
+pub use scoring::{score_hand, Outcome, BELLA_POINTS, CARD_COUNT, LAST_TRICK_BONUS};
+pub use tricks::{
     card_points, checked_legal_plays, checked_trick_winner, distinct, implied_voids, legal_plays,
     TrickSoFar,
 };
-pub use runs::{checked_run_winner, compare_runs, find_runs, Run, Runs, FIFTY, TWENTY};
-pub use scoring::{score_hand, Outcome, BELLA_POINTS, CARD_COUNT, LAST_TRICK_BONUS};
 
 // Deals and randomness (R2, docs/ENGINE.md "Randomness").
 pub use deal::{

@@ -227,7 +227,7 @@ pub fn position_of(hand: &Hand) -> Result<(Position, crate::cards::Suit), Error>
         .map(|seat| hand.hand(seat))
         .chain(trick_cards.iter().map(|card| card.bit()))
         .fold(CardSet::EMPTY, |all, cards| all.union(cards));
-    let hand_points = crate::rules::set_points(held, trump);
+    let hand_points = crate::tricks::set_points(held, trump);
     let mut pos = Position::trick_start(held.0, hand_points as u8, leader);
     for card in trick_cards {
         pos = pos.play(card.index(), trump).0;

@@ -8,10 +8,10 @@
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_from_seed, Deal, FIRST_PACKETS};
 use crate::error::Error;
-use crate::rules::{broken_rule, card_points, legal_plays, TrickSoFar};
 use crate::runs::{has_bella, run_winner, runs_summary};
 use crate::scoring::{score_hand, Outcome, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{eldest, next_seat, partner, right_of, seat_after, team_of, SEATS};
+use crate::tricks::{broken_rule, card_points, legal_plays, TrickSoFar};
 use crate::variants::Rules;
 
 /// The id of "call clubs"; the four calls are `CALL_BASE + suit` (R0).
@@ -758,8 +758,8 @@ pub fn action_text(seat: u8, action: u8) -> String {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
-    use crate::rules::set_points;
     use crate::seats::seat_of;
+    use crate::tricks::set_points;
 
     /// Plays random legal actions, checking the invariants of docs/TESTING.md (layer 3) after
     /// every one.

@@ -11,9 +11,9 @@ use super::convert::{
 use super::rules::primitive_rules;
 use crate::cards::{Rank, Suit};
 use crate::deal::deal_from_seed;
-use crate::rules::{checked_legal_plays, checked_trick_winner, distinct};
 use crate::runs::{checked_run_winner, compare_runs as core_compare, find_runs as core_find, Run};
 use crate::scoring::score_hand as core_score;
+use crate::tricks::{checked_legal_plays, checked_trick_winner, distinct};
 
 static RUN_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static RANK_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
@@ -45,7 +45,10 @@ fn trick_winner(trick: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<
 /// R1.3.
 #[pyfunction]
 fn card_points(card: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<u32> {
-    Ok(crate::rules::card_points(card_arg(card)?, suit_arg(trump)?))
+    Ok(crate::tricks::card_points(
+        card_arg(card)?,
+        suit_arg(trump)?,
+    ))
 }
 
 static RUNS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();

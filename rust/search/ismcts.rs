@@ -17,10 +17,10 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::rules::{card_points, strength, LANE};
 use crate::search::rollout::{has_avx512, Rollout, MOST_TOGETHER};
 use crate::search::worlds::{WorldSampler, MAX_TOGETHER};
 use crate::state::{Hand, Phase};
+use crate::tricks::{card_points, strength, LANE};
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;

@@ -22,10 +22,10 @@ pub(crate) use avx512::mix64 as mix64_lanes;
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
-use crate::rules::{beats_table, legal_on_masks, POINTS};
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{next_seat, partner, team_of, SEATS};
 use crate::state::{Hand, Phase};
+use crate::tricks::{beats_table, legal_on_masks, POINTS};
 use crate::variants::Rules;
 
 /// Cards played in a whole hand (R2.4: nine each).
@@ -45,7 +45,7 @@ pub(crate) const MOST_TOGETHER: usize = 16;
 const MASK_BITS: usize = 64;
 
 /// What a play needs to know of a card under one trump: the cards that take the trick from it
-/// when it wins so far ([`crate::rules::BEATS`], R5.2), its suit's cards (the suit led when it
+/// when it wins so far ([`crate::tricks::BEATS`], R5.2), its suit's cards (the suit led when it
 /// leads) and its points (R1.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct CardFacts {

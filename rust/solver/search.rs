@@ -10,12 +10,12 @@
 use super::table::{Bounds, Key, Table};
 use crate::bits::has_bmi2;
 use crate::cards::{Card, CardSet, Suit};
-use crate::rules::{
+use crate::scoring;
+use crate::seats::{next_seat, partner, team_of};
+use crate::tricks::{
     card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, POINTS, STRENGTH,
     TRUMP_POINTS, TRUMP_STRENGTH,
 };
-use crate::scoring;
-use crate::seats::{next_seat, partner, team_of};
 use crate::variants::Rules;
 use std::mem::MaybeUninit;
 

@@ -17,9 +17,9 @@ use std::sync::OnceLock;
 
 use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, MOST_TOGETHER, TRICK_CARDS};
 use crate::rng::{SplitMix64, GOLDEN, MIX_1, MIX_2};
-use crate::rules::LANE;
 use crate::scoring::LAST_TRICK_BONUS;
 use crate::seats::SEATS;
+use crate::tricks::LANE;
 
 /// Worlds a register holds: 64-bit lanes of a 512-bit register.
 pub(crate) const LANES: usize = 8;
@@ -74,7 +74,7 @@ static BYTE_TABLES: ByteTables = {
     ByteTables { points, suit_shift }
 };
 
-/// [`crate::rules::BEATS`] of each card under each trump as whole registers of qwords.
+/// [`crate::tricks::BEATS`] of each card under each trump as whole registers of qwords.
 static BEATS_QWORDS: [[u64; BEATS_REGISTERS * QWORDS]; 4] = {
     let mut table = [[0u64; BEATS_REGISTERS * QWORDS]; 4];
     let mut trump = 0;
@@ -127,7 +127,7 @@ struct Shared {
 struct Trick {
     /// The cards of the suit led.
     led: __m512i,
-    /// The cards that would take the trick from its winner so far ([`crate::rules::BEATS`]).
+    /// The cards that would take the trick from its winner so far ([`crate::tricks::BEATS`]).
     beats: __m512i,
     /// The winner so far, as places after the leader.
     winner: __m512i,
@@ -632,7 +632,7 @@ fn choose(cards: __m512i, draw: __m512i, select_in_nibble: __m512i) -> __m512i {
     )
 }
 
-/// The legal cards (R5.1) of `hand` in each lane, as [`crate::rules::legal_on_masks`]: the
+/// The legal cards (R5.1) of `hand` in each lane, as [`crate::tricks::legal_on_masks`]: the
 /// cards of the suit led that head the trick, else the suit led, else (void) the whole hand
 /// when `exempt`, else the trumps that beat, else the whole hand under `undertrump_optional`,
 /// else any trump, else the whole hand.
@@ -665,7 +665,7 @@ fn legal<const UNDERTRUMP_OPTIONAL: bool>(
     _mm512_mask_blend_epi64(follows, void, followed)
 }
 
-/// [`crate::rules::BEATS`] of card `index` in each lane: a permute from the trump's table.
+/// [`crate::tricks::BEATS`] of card `index` in each lane: a permute from the trump's table.
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"
