@@ -6,10 +6,12 @@ test_records.py, the screen of `tarabish play` in test_play_screen.py."""
 from __future__ import annotations
 
 import json
+import pkgutil
 import subprocess
 
 import pytest
 import tarabish as tb
+import tarabish._cli as cli
 from tarabish import Rules
 from tarabish._cli import main
 from terminal import ANSI, TARABISH, run_in_terminal
@@ -140,6 +142,17 @@ def test_bad_arguments_are_refused_under_their_subcommand_s_usage(
     assert lines[0].startswith(f"usage: tarabish {args[0]} ")  # the subcommand's usage
     assert lines[-1].startswith(f"tarabish {args[0]}: error: {message}"), lines[-1]
     assert "[" not in lines[-1] and "Traceback" not in done.stderr  # no Python reprs of lists
+
+
+def test_every_command_module_is_a_listed_command(capsys: pytest.CaptureFixture[str]) -> None:
+    # One module a subcommand (docs/ARCHITECTURE.md "Command line"): a module of tarabish._cli
+    # that is not in COMMANDS would be a command nobody can run.
+    modules = {
+        found.name for found in pkgutil.iter_modules(cli.__path__) if not found.name.startswith("_")
+    }
+    assert {command.name for command in cli.COMMANDS} == modules
+    top = run_in_process(capsys, "--help").stdout
+    assert all(f"    {name}" in top for name in modules)
 
 
 def test_help_describes_each_subcommand_and_rule_flag(capsys: pytest.CaptureFixture[str]) -> None:
