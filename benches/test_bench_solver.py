@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 import tarabish as tb
+from tarabish._actions import CALL_BASE
 
 DEALS = int(os.environ.get("SOLVER_BENCH_DEALS", "1000"))
 MANY_DEALS = max(20, DEALS // 10)
-CALL_BASE = 36
 GROUP = f"solver: full solve at trick one, one thread ({DEALS:,} deals)"
 GROUP_MANY = f"solver: solve_many, {MANY_DEALS} deals"
 

@@ -22,6 +22,7 @@ from typing import Any
 from hypothesis import settings
 from hypothesis import strategies as st
 from tarabish import DECK, Card, Rank, Rules, Run, Suit
+from tarabish._actions import ANNOUNCE_ID, BELLA_ID, MISPLAY_ID, PASS_ID, SHOW_ID, THROW_ID
 
 # --------------------------------------------------------------------------------------------
 # Spec model (RULES.md), used to generate reachable positions and as an extra oracle.
@@ -497,8 +498,8 @@ def hand_setups() -> st.SearchStrategy[HandSetup]:
 
 def choose_action(ids: Sequence[int], rng: random.Random, pass_bias: float) -> int:
     """A legal id: a pass with probability ``pass_bias`` when it is legal, else uniform."""
-    if 40 in ids and rng.random() < pass_bias:
-        return 40
+    if PASS_ID in ids and rng.random() < pass_bias:
+        return PASS_ID
     return ids[rng.randrange(len(ids))]
 
 
@@ -507,8 +508,6 @@ def choose_action(ids: Sequence[int], rng: random.Random, pass_bias: float) -> i
 # --------------------------------------------------------------------------------------------
 
 #: Table-mode ids (docs/TABLE.md): declarations, then the two calls any seat may make.
-ANNOUNCE_ID, SHOW_ID, BELLA_ID, MISPLAY_ID, THROW_ID = 41, 42, 43, 44, 45
-NUM_TABLE_IDS = 46
 DECLARATION_IDS = (ANNOUNCE_ID, SHOW_ID, BELLA_ID)
 CALL_IDS = (MISPLAY_ID, THROW_ID)
 

@@ -30,7 +30,6 @@ from typing import Any
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from strategies import (
-    NUM_TABLE_IDS,
     SEEDS,
     HandSetup,
     TableHabits,
@@ -39,6 +38,7 @@ from strategies import (
     table_setup_from_seed,
 )
 from tarabish import IllegalActionError
+from tarabish._actions import NUM_ACTIONS
 
 Engines = tuple[ModuleType, ModuleType]
 
@@ -90,7 +90,7 @@ def same_refusals(rust: Any, ref: Any, rng: random.Random) -> None:
     """A random seat's refused ids (a sample): the same rule from both, nothing changed."""
     seat = rng.randrange(4)
     allowed = set(rust.allowed_action_ids(seat))
-    refused = [i for i in range(NUM_TABLE_IDS) if i not in allowed]
+    refused = [i for i in range(NUM_ACTIONS) if i not in allowed]
     before = rust.to_json()
     for action_id in rng.sample(refused, min(4, len(refused))):
         rules = []

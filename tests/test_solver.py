@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import SEEDS, VARIANT_RULES
 from tarabish import InvalidInputError, Phase, Rules, Solution
+from tarabish._actions import CALL_BASE
 
 Engines = tuple[ModuleType, ModuleType]
 
@@ -27,7 +28,6 @@ FOUR_TRICK_ENDGAMES = max(3, BASE_EXAMPLES // 2000)  # ci: 10 (plain minimax: ~1
 PROPERTY_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 100
 
 TRICKS_IN_A_HAND = 9
-CALL_BASE = 36
 
 
 def played_pair(engines: Engines, seed: int, rules: Rules, plays: int) -> tuple[Any, Any]:
