@@ -265,9 +265,9 @@ pub fn match_end_events(game: &Match<TableHand>, out: &mut Vec<Event>) {
 mod tests {
     use super::*;
     use crate::rng::SplitMix64;
+    use crate::rules::Rules;
     use crate::seats::seat_of;
     use crate::state::Hand;
-    use crate::variants::Rules;
 
     #[test]
     fn an_auto_hand_tells_every_card_once_and_ends_with_its_result() {

@@ -263,9 +263,9 @@ mod tests {
     use super::*;
     use crate::cards::parse_cards;
     use crate::deal::Deal;
+    use crate::rules::Rules;
     use crate::seats::eldest;
     use crate::state::Hand;
-    use crate::variants::Rules;
 
     /// A hand dealt by seat 0 in which eldest (seat 1) holds `nine` (its first six first), the
     /// other cards going to the other seats in card order.

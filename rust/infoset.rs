@@ -5,12 +5,12 @@
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{FIRST_PACKETS, KITTY_SIZE};
+use crate::rules::{Declarations, Rules};
 use crate::runs::{find_runs, Runs};
 use crate::seats::{eldest, seat_after};
 use crate::state::{auction_of, completed_tricks_of, Hand, Phase, TrickRecord};
 use crate::table::TableHand;
 use crate::tricks::{implied_voids, TrickSoFar};
-use crate::variants::{Declarations, Rules};
 
 /// One seat's information set: everything it has seen, and nothing else. A `Copy` value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

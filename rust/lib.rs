@@ -34,6 +34,7 @@ mod infoset;
 mod matches;
 mod observe;
 mod rng;
+mod rules;
 mod runs;
 mod scoring;
 mod search;
@@ -44,7 +45,6 @@ mod state;
 mod table;
 mod tournament;
 mod tricks;
-mod variants;
 mod view_json;
 
 // The public surface, by concept. Everything else is private to the crate (the modules
@@ -53,8 +53,8 @@ mod view_json;
 // Cards, seats and the rule options (R0, R1.1, R9).
 pub use cards::{parse_cards, Card, CardSet, Rank, Suit, MAX_CARDS};
 pub use error::Error;
+pub use rules::{Declarations, Rules};
 pub use seats::{eldest, next_seat, partner, right_of, seat_after, seat_of, team_of, SEATS, TEAMS};
-pub use variants::{Declarations, Rules};
 
 // The rule primitives (R1, R4, R5, R6) and the points they count.
 pub use runs::{checked_run_winner, compare_runs, find_runs, Run, Runs, FIFTY, TWENTY};

@@ -5,10 +5,10 @@
 
 use crate::error::Error;
 use crate::rng::derive;
+use crate::rules::Rules;
 use crate::seats::seat_after;
 use crate::state::Hand;
 use crate::table::TableHand;
-use crate::variants::Rules;
 
 /// A hand a match can deal and play: [`Hand`] or [`TableHand`].
 pub trait MatchHand: Copy {

@@ -212,8 +212,8 @@ mod tests {
     use super::*;
     use crate::cards::CardSet;
     use crate::deal::FIRST_PACKETS;
+    use crate::rules::Rules;
     use crate::state::Hand;
-    use crate::variants::Rules;
 
     #[test]
     fn before_trump_only_the_first_six_cards_show() {

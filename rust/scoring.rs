@@ -1,7 +1,7 @@
 //! Scoring a hand (RULES.md R6): made, bait, half bait, and the `half_bait_is_bait` variant;
 //! the outcomes of a hand ended by a call (R8.2, R8.3) are scored by `table`.
 
-use crate::variants::Rules;
+use crate::rules::Rules;
 
 /// R1.4: the winner of the ninth trick adds 10 ("last").
 pub const LAST_TRICK_BONUS: u32 = 10;

@@ -16,11 +16,11 @@ use crate::deal::deal_with;
 use crate::infoset::{InfoSet, InfoTracker};
 use crate::matches::Match;
 use crate::rng::{derive, SplitMix64};
+use crate::rules::Rules;
 use crate::scoring::Outcome;
 use crate::seats::seat_of;
 use crate::state::{Hand, Phase};
 use crate::table::TableHand;
-use crate::variants::Rules;
 
 /// What a batch is: the bots by seat, the rules, the batch seed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -412,7 +412,7 @@ fn pool_of(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Declarations;
+    use crate::rules::Declarations;
 
     fn batch(bots: [&str; 4]) -> Batch {
         Batch {

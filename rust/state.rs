@@ -8,11 +8,11 @@
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_from_seed, Deal, FIRST_PACKETS};
 use crate::error::Error;
+use crate::rules::Rules;
 use crate::runs::{has_bella, run_winner, runs_summary};
 use crate::scoring::{score_hand, Outcome, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{eldest, next_seat, partner, right_of, seat_after, team_of, SEATS};
 use crate::tricks::{broken_rule, card_points, legal_plays, TrickSoFar};
-use crate::variants::Rules;
 
 /// The id of "call clubs"; the four calls are `CALL_BASE + suit` (R0).
 pub const CALL_BASE: u8 = 36;

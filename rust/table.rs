@@ -11,6 +11,7 @@
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::{deal_from_seed, Deal};
 use crate::error::Error;
+use crate::rules::{Declarations, Rules};
 use crate::runs::{self, find_runs, has_bella, has_runs, run_winner, Run, Runs};
 use crate::scoring::{Outcome, BELLA_POINTS, CARD_COUNT};
 use crate::seats::{partner, team_of, SEATS};
@@ -18,7 +19,6 @@ use crate::state::{
     action_text, Hand, Phase, ANNOUNCE, BELLA, CALL_BASE, MISPLAY, NUM_ACTIONS, PASS,
     PLAYS_BEFORE_RUNS, SHOW, THROW,
 };
-use crate::variants::{Declarations, Rules};
 
 /// The two calls any seat may make during the play (R8.2, R8.3).
 const CALLS: u64 = 1 << MISPLAY | 1 << THROW;

@@ -9,8 +9,8 @@ use std::ops::{Add, Range};
 use rayon::prelude::*;
 
 use crate::bots::BotSpec;
+use crate::rules::Rules;
 use crate::sim::{on_pool, play_match, Batch, Seats, Summary};
-use crate::variants::Rules;
 
 /// What a tournament is: the two bots (A, B), the rules, the tournament seed.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,7 +7,7 @@
 
 use crate::cards::{Card, CardSet, Suit};
 use crate::error::Error;
-use crate::variants::Rules;
+use crate::rules::Rules;
 
 /// Trick strength (0 = lowest, 8 = highest) of each natural rank in the trump suit:
 /// J 9 A T K Q 8 7 6 (R1.2).

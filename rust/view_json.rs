@@ -170,7 +170,7 @@ fn ids(out: &mut String, mut mask: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants::Rules;
+    use crate::rules::Rules;
 
     #[test]
     fn a_fresh_deal_shows_the_seats_own_cards_only() {

@@ -13,10 +13,10 @@ use crate::bots::{random_action, BotSpec};
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
+use crate::rules::Rules;
 use crate::sim::{simulate_on, Batch, Summary, MAX_THREADS};
 use crate::table::TableHand;
 use crate::tournament::Tournament;
-use crate::variants::Rules;
 
 /// What every batch function checks: the seed, the rules, one bot spec for each of `N` slots
 /// (seats, or the two bots of a tournament), and the range `start..stop`.

@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyInt, PyString, PyType};
 
 use super::convert::{class, describe, invalid};
-use crate::variants::{Declarations, Rules};
+use crate::rules::{Declarations, Rules};
 
 static RULES_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static DEFAULT_RULES: PyOnceLock<Py<PyAny>> = PyOnceLock::new();

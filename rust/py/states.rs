@@ -26,9 +26,9 @@ use crate::deal::check_deal;
 use crate::error::Error;
 use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
+use crate::rules::Rules;
 use crate::state::{Hand, NUM_ACTIONS};
 use crate::table::TableHand;
-use crate::variants::Rules;
 use crate::view_json::table_view_json;
 
 fn seat_arg(obj: &Bound<'_, PyAny>) -> PyResult<u8> {

@@ -1113,7 +1113,7 @@ fn score_shares(score: [u32; 2]) -> [f64; 2] {
 mod tests {
     use super::*;
     use crate::bits::select;
-    use crate::variants::Rules;
+    use crate::rules::Rules;
 
     /// A bot takes its trees when it first searches, so a default bot searches too, and a bot
     /// that takes the spare tree a dropped bot left decides as a fresh one would.

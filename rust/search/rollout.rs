@@ -22,11 +22,11 @@ pub(crate) use avx512::mix64 as mix64_lanes;
 use crate::bits::select_with;
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
+use crate::rules::Rules;
 use crate::scoring::{score_hand, BELLA_POINTS, LAST_TRICK_BONUS};
 use crate::seats::{next_seat, partner, team_of, SEATS};
 use crate::state::{Hand, Phase};
 use crate::tricks::{beats_table, legal_on_masks, POINTS};
-use crate::variants::Rules;
 
 /// Cards played in a whole hand (R2.4: nine each).
 const HAND_PLAYS: u8 = 36;

@@ -21,13 +21,13 @@ use crate::cards::{Card, CardSet, Suit};
 use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
+use crate::rules::Declarations;
 use crate::runs::{find_runs, has_bella, runs_summary, suit_runs_summary};
 use crate::scoring::BELLA_POINTS;
 use crate::search::rollout::Rollout;
 use crate::seats::team_of;
 use crate::seats::{next_seat, partner, right_of};
 use crate::state::Hand;
-use crate::variants::Declarations;
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
@@ -1070,10 +1070,10 @@ impl Below {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rules;
     use crate::seats::seat_of;
     use crate::state::AutoDeclarations;
     use crate::state::NUM_ACTIONS;
-    use crate::variants::Rules;
 
     /// A random hand stopped after `steps` actions.
     fn random_state(seed: u64, steps: usize, rules: Rules) -> Hand {

@@ -69,8 +69,8 @@ impl Policy for PimcBot {
 mod tests {
     use super::*;
     use crate::bots::BotSpec;
+    use crate::rules::Rules;
     use crate::state::{Hand, CALL_BASE};
-    use crate::variants::Rules;
 
     #[test]
     fn specs_name_and_bound_the_worlds() {

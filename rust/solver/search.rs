@@ -10,13 +10,13 @@
 use super::table::{Bounds, Key, Table};
 use crate::bits::has_bmi2;
 use crate::cards::{Card, CardSet, Suit};
+use crate::rules::Rules;
 use crate::scoring;
 use crate::seats::{next_seat, partner, team_of};
 use crate::tricks::{
     card_points, legal_on_masks, BEATS, LANE, PLAIN_POINTS, PLAIN_STRENGTH, POINTS, STRENGTH,
     TRUMP_POINTS, TRUMP_STRENGTH,
 };
-use crate::variants::Rules;
 use std::mem::MaybeUninit;
 
 /// R1.4: the winner of the ninth trick adds 10.

@@ -3,9 +3,9 @@
 
 use super::*;
 use crate::rng::SplitMix64;
+use crate::rules::Rules;
 use crate::seats::seat_of;
 use crate::state::CALL_BASE;
-use crate::variants::Rules;
 
 /// Card points and last taken by team 0 so far (R1.3, R1.4): runs and bella left out.
 fn team0_taken(hand: &Hand) -> u32 {
