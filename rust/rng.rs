@@ -40,6 +40,7 @@ impl SplitMix64 {
 
     /// The state: [`SplitMix64::new`] of it draws what this generator draws next (the
     /// vector playout draws ahead in registers, rust/search/rollout/avx512.rs).
+    #[cfg(target_arch = "x86_64")]
     #[inline]
     pub(crate) const fn state(&self) -> u64 {
         self.state

@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::bits::{has_bmi2, select_with};
+#[cfg(target_arch = "x86_64")]
+use crate::bits::has_bmi2;
+use crate::bits::select_with;
 use crate::bots::{random_action, BotSpec, Policy};
 use crate::cards::Card;
 use crate::deal::deal_with;

@@ -724,16 +724,18 @@ fn grow<W: World>(
         Kernel::Portable => unsafe {
             grow_with::<false, false, W>(tree, draw, template, params, iterations, seed)
         },
+        #[cfg(target_arch = "x86_64")]
         // SAFETY: the caller's guarantee: BMI2 is present.
         Kernel::Bmi2 => unsafe { grow_bmi2(tree, draw, template, params, iterations, seed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the caller's guarantee: BMI2 and the walk's AVX-512 extensions are present.
         Kernel::Avx512 => unsafe { grow_avx512(tree, draw, template, params, iterations, seed) },
         #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Avx512 => unreachable!("AVX-512 is detected on x86-64 only"),
+        Kernel::Bmi2 | Kernel::Avx512 => unreachable!("BMI2 and AVX-512 are x86-64's"),
     }
 }
 
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,popcnt")]
 unsafe fn grow_bmi2<W: World>(
     tree: &mut Tree,
@@ -1112,6 +1114,7 @@ fn score_shares(score: [u32; 2]) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(target_arch = "x86_64")]
     use crate::bits::select;
     use crate::rules::Rules;
 

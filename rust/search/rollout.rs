@@ -346,7 +346,7 @@ impl Rollout {
     unsafe fn finish_random_together_on<const BMI2: bool>(
         worlds: &mut [Rollout],
         rng: &mut SplitMix64,
-        vector: bool,
+        #[cfg_attr(not(target_arch = "x86_64"), expect(unused_variables))] vector: bool,
     ) {
         #[cfg(target_arch = "x86_64")]
         if vector && avx512::fits(worlds) {
@@ -661,7 +661,10 @@ mod tests {
             let mut expected = batch.to_vec();
             let mut expected_rng = SplitMix64::new(seed);
             finish_as_specified(&mut expected, &mut expected_rng);
+            #[cfg(target_arch = "x86_64")]
             let vector = has_avx512() && avx512::fits(batch);
+            #[cfg(not(target_arch = "x86_64"))]
+            let vector = false;
             vector_batches += vector as usize;
             for (bmi2, vector) in [(false, false), (has_bmi2(), false), (has_bmi2(), vector)] {
                 let mut worlds = batch.to_vec();

@@ -32,8 +32,6 @@ use crate::state::Hand;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
 
-/// The suits, one level of the draw each.
-const SUITS: usize = Suit::ALL.len();
 /// The most cards a seat holds (R2.4).
 const HAND_CARDS: usize = 9;
 /// Remaining-capacity values per seat in the dynamic program (0..=9).
@@ -810,6 +808,7 @@ impl WorldSampler {
     /// the worlds [`Self::draw_with_runs`] draws one after another. `false`, and nothing drawn,
     /// elsewhere, for other sizes, or when a choice is rejected (rarely).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), expect(unused_variables))]
     fn draw_in_lanes(&self, rng: &mut SplitMix64, drawn: &mut [([CardSet; 3], SuitRuns)]) -> bool {
         // A world to draw means every state a draw reaches has a move: the kernel's reads stay
         // in the tables.

@@ -15,12 +15,14 @@ use core::mem::offset_of;
 
 use super::{
     Below, Below32, Move, StateDraw, SuitRuns, WorldSampler, LANE_BITS, LANE_MASK, STRENGTH_SLOTS,
-    STRENGTH_SLOT_MASK, STRENGTH_TOPS, STRENGTH_TOP_BIT, SUITS,
+    STRENGTH_SLOT_MASK, STRENGTH_TOPS, STRENGTH_TOP_BIT,
 };
-use crate::cards::CardSet;
+use crate::cards::{CardSet, Suit};
 use crate::rng::{SplitMix64, GOLDEN};
 use crate::search::rollout::mix64_lanes as mix64;
 
+/// The suits, one level of the draw each.
+const SUITS: usize = Suit::ALL.len();
 /// The worlds of a batch: one a lane.
 pub(super) const LANES: usize = 8;
 /// The numbers a world takes: two a suit.
