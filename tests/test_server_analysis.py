@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import tarabish as tb
-from serverkit import Server, sqlite_server
+from serverkit import Server, hello, open_socket, receive_until, sqlite_server
 from tarabish import ActionKind, Phase
 from tarabish._analyze import analyze
 from tarabish._record import parse_record
@@ -148,3 +148,22 @@ def test_the_server_answers_while_a_record_is_solved(server: Server) -> None:
     solving.join()
     assert answers[0][0] == 200 and len(answers[0][1]["analysis"]["hands"]) > 1
     assert slowest < HEALTHZ_SECONDS
+
+
+def test_watchers_are_told_the_final_summary(server: Server) -> None:
+    """The summary is sent again when the match ends: its scores are the final totals and it
+    says who won (the page's score line after the last hand)."""
+    table = server.create(
+        seats=["greedy", "greedy", "greedy", "greedy"], rules={"target": 100}, bot_seconds=0.02
+    )
+    with open_socket(server) as ws:
+        hello(ws, {"type": "watch", "table": table, "since": 0})
+        deadline = time.monotonic() + MATCH_SECONDS
+        while True:
+            message, _ = receive_until(ws, "table", timeout=deadline - time.monotonic())
+            if message["over"]:
+                break
+    status, record = server.get(f"/api/tables/{table}/record")
+    assert status == 200
+    played = replay(record)
+    assert message["scores"] == played["totals"] and message["winner"] == played["winner"]

@@ -1,26 +1,66 @@
 """The page of ``tarabish serve`` in headless Chromium (Debian's ``chromium`` and
-``chromium-driver``, installed by .ci/system-deps.sh) driven by Selenium: a person creates a
-table against three bots from the lobby, plays a whole hand with the mouse, and the page shows
-the hand, the trick, the last trick, the scores and whose turn it is."""
+``chromium-driver``, installed by .ci/system-deps.sh) driven by Selenium, through the page's
+test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (1280 x 900):
+
+- a whole match to a short target played from the lobby by clicks only, each hand summary's
+  scores and the match-over totals and winner equal to the record's (``GET .../record`` played
+  back by ``tarabish replay``), the summary staying at least 3 seconds;
+- the replay of that match, whose double-dummy values at three positions equal ``tb.solve`` on
+  the same states;
+- no visible text of the lobby or the table that names a rule id (R followed by a digit);
+- one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
+  and Enter).
+
+Screenshots of the lobby, a hand in play, a hand summary, the match over and the replay at both
+sizes go to ``$TARABISH_SCREENSHOTS`` or a folder of pytest's temporary directory (its path is
+printed)."""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+import tarabish as tb
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import (
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+    StaleElementReferenceException,
+)
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 from serverkit import Server, sqlite_server
+from tarabish import ActionKind
+from tarabish._record import parse_record
+from tarabish._replay import replay
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-HAND_SECONDS = 90
+SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
+MATCH_SECONDS = 240.0
+SHORT_TARGET = "100"
+SUMMARY_HOLD_SECONDS = 3.0
+RULE_ID = re.compile(r"\bR\d")
+TAB_LIMIT = 80
+"""Tab presses allowed to reach a control: every control is reachable well within this."""
+REPLAY_POSITIONS = ((0, 0), (0, 6), (0, 21))
+"""Hand and card of the replay positions checked against the solver (a hand has 36 cards)."""
+CLICK_ERRORS = (
+    StaleElementReferenceException,
+    ElementClickInterceptedException,
+    ElementNotInteractableException,
+)
 
 
 @pytest.fixture(scope="module")
@@ -30,104 +70,300 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    chosen = os.environ.get("TARABISH_SCREENSHOTS")
+    folder = Path(chosen) if chosen else tmp_path_factory.mktemp("screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    sys.__stderr__.write(f"\nscreenshots of the page: {folder}\n")
+    return folder
+
+
+def _browser(size: str) -> WebDriver:
+    width, height = SIZES[size]
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
         options.add_argument(argument)
     driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    driver.set_window_size(1280, 900)
-    yield driver
+    driver.set_window_size(width, height + 200)
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    return driver
+
+
+@pytest.fixture(params=list(SIZES))
+def browser(request: pytest.FixtureRequest) -> Iterator[tuple[str, WebDriver]]:
+    driver = _browser(request.param)
+    yield request.param, driver
     driver.quit()
 
 
-def _log(browser: WebDriver) -> list[str]:
-    lines = browser.execute_script(
-        "return [...document.querySelectorAll('#log li')].map((item) => item.textContent)"
-    )
-    return [str(line) for line in lines]
+def _wait(browser: WebDriver, until: Callable[[WebDriver], Any], seconds: float = 15.0) -> Any:
+    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(until)
 
 
-def _check_tables_cards(browser: WebDriver) -> int:
-    """On our turn in play: the trick shows one card a seat that played to it, and the last
-    trick (if any) four cards and who won it. Returns 1 if there was a last trick."""
-    text = browser.find_element(By.ID, "info").text
-    if "Trump" not in text:
-        return 0
-    played = len(browser.find_elements(By.CSS_SELECTOR, "#trick .card"))
-    assert 0 <= played <= 3
-    last = browser.find_element(By.ID, "last-trick")
-    if last.text == "-":
-        return 0
-    assert len(last.find_elements(By.CSS_SELECTOR, ".card")) == 4 and "won by" in last.text
-    return 1
-
-
-def _my_actions(browser: WebDriver) -> int:
-    return sum(
-        line.startswith(("You played", "You called", "You passed")) for line in _log(browser)
-    )
-
-
-def _click_something(browser: WebDriver) -> str | None:
-    """Click an action the page offers: a call or pass in the auction, else a card that is
-    legal (not a possible misplay). Returns what was clicked."""
-    for selector in ("#actions button.call", "#hand button.card:not([disabled]):not(.misplay)"):
-        buttons = browser.find_elements(By.CSS_SELECTOR, selector)
-        if buttons:
-            label = buttons[0].text
-            buttons[0].click()
-            return label
+def _shown(browser: WebDriver, selector: str) -> WebElement | None:
+    for element in browser.find_elements(By.CSS_SELECTOR, selector):
+        try:
+            if element.is_displayed():
+                return element
+        except StaleElementReferenceException:
+            continue
     return None
 
 
-def test_a_whole_hand_by_clicking(server: Server, browser: WebDriver) -> None:
+def _click(element: WebElement) -> bool:
+    try:
+        element.click()
+    except CLICK_ERRORS:
+        return False
+    return True
+
+
+def _create_from_the_lobby(browser: WebDriver, server: Server, name: str) -> str:
     browser.get(server.url)
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "lobby").is_displayed())
+    _wait(browser, lambda b: b.find_element(By.ID, "lobby").is_displayed())
+    field = browser.find_element(By.NAME, "player-name")
+    field.clear()
+    field.send_keys(name)
     for seat in (1, 2, 3):
-        Select(browser.find_element(By.NAME, f"seat{seat}")).select_by_value("random")
-    browser.find_element(By.NAME, "botdelay").clear()
-    browser.find_element(By.NAME, "botdelay").send_keys("0.05")
-    browser.find_element(By.ID, "create-button").click()
-    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "game").is_displayed())
-    WebDriverWait(browser, 10).until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#hand .card")))
-    assert re.match(r"#/table/[\w-]+/seat/0$", browser.execute_script("return location.hash"))
-    dealt = browser.find_element(By.ID, "log").text
-    assert "You are dealt" in dealt
+        Select(browser.find_element(By.NAME, f"seat{seat}")).select_by_value("greedy")
+    Select(browser.find_element(By.NAME, "points")).select_by_value(SHORT_TARGET)
+    Select(browser.find_element(By.NAME, "botspeed")).select_by_value("0")
+    button = browser.find_element(By.ID, "create-button")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    _wait(browser, lambda b: b.find_element(By.ID, "game").is_displayed())
+    found = re.match(r"#/table/([\w-]+)/seat/0$", browser.execute_script("return location.hash"))
+    assert found, browser.execute_script("return location.hash")
+    return found.group(1)
 
-    clicks: list[str] = []
-    last_tricks_seen = 0
-    deadline = time.monotonic() + HAND_SECONDS
-    while not any(line.startswith("Hand over") for line in _log(browser)):
-        assert time.monotonic() < deadline, f"the hand did not end; log: {_log(browser)[-5:]}"
-        if browser.find_element(By.ID, "info").get_attribute("data-to-move") == "0":
-            last_tricks_seen += _check_tables_cards(browser)
-            mine = _my_actions(browser)
-            try:
-                clicked = _click_something(browser)
-            except StaleElementReferenceException:
-                continue  # the page redrew under the mouse
-            if clicked is not None:
-                clicks.append(clicked)
-                # The server's answer (the action in the log) before the next click.
-                WebDriverWait(browser, 10, poll_frequency=0.02).until(
-                    lambda b, mine=mine: _my_actions(b) > mine
-                )
-                continue
-        time.sleep(0.02)
 
-    log = _log(browser)
-    played = [line for line in log if line.startswith("You played")]
-    assert played and len(clicks) >= len(played)
-    assert not browser.find_element(By.ID, "error").text
-    assert last_tricks_seen, "a completed trick was never shown as the last trick"
-    # The page at the end of the hand: the match score is the hand's score.
-    over = next(line for line in log if line.startswith("Hand over"))
-    score = re.search(r"score (\d+) - (\d+)", over)
-    assert score is not None, over
-    shown = re.search(r"match (\d+) - (\d+)", browser.find_element(By.ID, "scores").text)
-    assert shown is not None and shown.groups() == score.groups()
-    seats = browser.find_elements(By.CSS_SELECTOR, ".seat-box")
-    assert sorted(box.get_attribute("data-seat") for box in seats) == ["0", "1", "2", "3"]
-    assert "bot random" in browser.find_element(By.ID, "seat-left").text  # seat 1, to the left
-    assert browser.find_element(By.ID, "seat-bottom").text.startswith("You (team 0)")
+def _play_by_clicks(browser: WebDriver, size: str, shots: Path) -> list[str]:
+    """Click through the match: calls, legal cards, each summary's close button. Returns
+    every hand summary's ``data-scores``."""
+    scores: list[str] = []
+    mid_hand_shot = False
+    deadline = time.monotonic() + MATCH_SECONDS
+    while _shown(browser, "#match-over") is None:
+        assert time.monotonic() < deadline, "the match did not end"
+        try:
+            mid_hand_shot = _one_step(browser, size, shots, scores, mid_hand_shot)
+        except StaleElementReferenceException:
+            continue  # the page redrew under the mouse
+    return scores
+
+
+def _one_step(
+    browser: WebDriver, size: str, shots: Path, scores: list[str], mid_hand_shot: bool
+) -> bool:
+    """Close a hand summary (noting its scores) or click a call or a legal card; returns
+    whether the mid-hand screenshot is taken."""
+    summary = _shown(browser, "#hand-summary")
+    if summary is not None:
+        scores.append(str(summary.get_attribute("data-scores")))
+        if len(scores) == 1:
+            browser.save_screenshot(str(shots / f"hand-summary-{size}.png"))
+            time.sleep(SUMMARY_HOLD_SECONDS)
+            assert _shown(browser, "#hand-summary") is not None, "the summary went too soon"
+        button = summary.find_element(By.CSS_SELECTOR, "[data-close]")
+        _wait(browser, lambda b: _click(button))
+        _wait(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, "#hand-summary"))
+        return mid_hand_shot
+    choice = _shown(browser, "#actions [data-action^='call']") or _shown(
+        browser, "#hand [data-legal='true'][data-action^='play']"
+    )
+    if choice is None:
+        time.sleep(0.05)
+        return mid_hand_shot
+    if not mid_hand_shot and len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) >= 2:
+        browser.save_screenshot(str(shots / f"mid-hand-{size}.png"))
+        mid_hand_shot = True
+    action = str(choice.get_attribute("data-action"))
+    if _click(choice) and action.startswith("play"):
+        card = action.split()[1]
+        # The server's answer: the card leaves the hand.
+        _wait(
+            browser, lambda b: not b.find_elements(By.CSS_SELECTOR, f"#hand [data-card='{card}']")
+        )
+    return mid_hand_shot
+
+
+def _solved(record: dict[str, Any], hand_index: int, card: int) -> dict[str, int]:
+    """``tb.solve`` values of the position before the (card+1)-th card of the hand."""
+    parsed = parse_record(record)
+    hand = parsed.hands[hand_index]
+    state = tb.HandState(
+        hand.dealer,
+        deal=[list(cards) for cards in hand.deal],
+        rules=parsed.rules,
+        scores_before=hand.scores_before,
+    )
+    played = 0
+    for action in hand.actions:
+        if action.kind is ActionKind.PLAY:
+            if played == card:
+                break
+            played += 1
+        state.apply(str(action))
+    return {str(tb.Card.from_index(i)): value for i, value in tb.solve(state).values.items()}
+
+
+def _replay_values(browser: WebDriver) -> dict[str, int]:
+    rows = _wait(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-dd-card]"), 120.0)
+    values = {}
+    for row in rows:
+        card = str(row.get_attribute("data-dd-card"))
+        value = str(row.get_attribute("data-dd-value"))
+        assert row.is_displayed() and value in row.text, (card, value, row.text)
+        values[card] = int(value)
+    return values
+
+
+def test_a_match_by_clicks_its_summaries_and_its_replay(
+    server: Server, browser: tuple[str, WebDriver], shots: Path
+) -> None:
+    size, driver = browser
+    driver.get(server.url)
+    _wait(driver, lambda b: b.find_element(By.ID, "lobby").is_displayed())
+    driver.save_screenshot(str(shots / f"lobby-{size}.png"))
+    table = _create_from_the_lobby(driver, server, "Alex")
+    summaries = _play_by_clicks(driver, size, shots)
+    over = _wait(driver, lambda b: _shown(b, "#match-over"))
+    driver.save_screenshot(str(shots / f"match-over-{size}.png"))
+
+    status, record = server.get(f"/api/tables/{table}/record")
+    assert status == 200
+    played = replay(record)
+    assert summaries == [",".join(map(str, hand["result"]["score"])) for hand in played["hands"]]
+    assert over.get_attribute("data-totals") == ",".join(map(str, played["totals"]))
+    assert over.get_attribute("data-winner") == str(played["winner"])
+    links = {a.get_attribute("href") for a in over.find_elements(By.CSS_SELECTOR, "a")}
+    assert any(link.endswith(f"/api/tables/{table}/record") for link in links)
+
+    first = True
+    for hand, card in REPLAY_POSITIONS:
+        hand = min(hand, len(record["hands"]) - 1)
+        driver.get(f"{server.url}#/replay/{table}/{hand}/{card}")
+        driver.refresh()
+        shown = _replay_values(driver)
+        assert shown == _solved(record, hand, card), (hand, card)
+        if first:
+            driver.save_screenshot(str(shots / f"replay-{size}.png"))
+            first = False
+    # Stepping with the arrow keys moves card by card.
+    ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+    _wait(driver, lambda b: b.execute_script("return location.hash").endswith(f"/{card + 1}"))
+
+
+def _visible_text_without_table_ids(browser: WebDriver, server: Server) -> str:
+    text = str(browser.execute_script("return document.body.innerText"))
+    _, listing = server.get("/api/tables?limit=200")
+    tables = listing if isinstance(listing, list) else listing["tables"]
+    for table in tables:
+        text = text.replace(table["table"], "")
+    return text
+
+
+def test_no_rule_id_in_the_visible_text_of_lobby_and_table(server: Server) -> None:
+    driver = _browser("desktop")
+    try:
+        server.create(seats=[None, "greedy", "greedy", "greedy"], rules={"target": 100})
+        driver.get(server.url)
+        _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, ".table-card"))
+        for details in driver.find_elements(By.CSS_SELECTOR, "details"):
+            driver.execute_script("arguments[0].open = true", details)
+        table_talk = driver.find_element(By.CSS_SELECTOR, "input[name=gamestyle][value=table]")
+        driver.execute_script("arguments[0].click()", table_talk)
+        lobby = _visible_text_without_table_ids(driver, server)
+        assert "Easy" in lobby and "greedy" in lobby and "Expert" in lobby and "pimc" in lobby
+        assert not RULE_ID.search(lobby), RULE_ID.findall(lobby)
+        # A help popover names the rule once opened, and only then.
+        help_button = driver.find_element(By.CSS_SELECTOR, ".variants button.help")
+        popover = driver.find_element(By.ID, str(help_button.get_attribute("aria-controls")))
+        assert not popover.is_displayed()
+        help_button.click()
+        assert popover.is_displayed() and RULE_ID.search(popover.text)
+
+        table = server.create(
+            seats=[None, "greedy", "greedy", "greedy"],
+            rules={"declarations": "manual", "enforce_legal_play": False},
+        )
+        driver.execute_script("localStorage.setItem('tarabish:name', 'Sam')")
+        driver.get(f"{server.url}#/table/{table}/seat/0")
+        _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "#hand [data-card]"))
+        deadline = time.monotonic() + 30
+        while not driver.find_elements(By.CSS_SELECTOR, "[data-action='misplay']"):
+            assert time.monotonic() < deadline, "trump was never named"
+            call = _shown(driver, "#actions [data-action^='call']")
+            if call is not None:
+                _click(call)
+            time.sleep(0.05)
+        for details in driver.find_elements(By.CSS_SELECTOR, "details"):
+            driver.execute_script("arguments[0].open = true", details)
+        table_text = _visible_text_without_table_ids(driver, server)
+        assert "Call misplay" in table_text and "Throw in" in table_text
+        assert not RULE_ID.search(table_text), RULE_ID.findall(table_text)
+        # A call asks first, and says what a wrong call costs.
+        driver.find_element(By.CSS_SELECTOR, "[data-action='misplay']").click()
+        dialog = _wait(driver, lambda b: _shown(b, "dialog[open]"))
+        assert "other team scores" in dialog.text
+        assert not RULE_ID.search(dialog.text)
+        assert dialog.find_element(By.CSS_SELECTOR, "[data-confirm]").is_displayed()
+        dialog.find_element(By.XPATH, ".//button[text()='Cancel']").click()
+    finally:
+        driver.quit()
+
+
+def _tab_to(browser: WebDriver, matches: Callable[[WebElement], bool]) -> WebElement:
+    """Press Tab until the focused element ``matches``; returns it."""
+    for _ in range(TAB_LIMIT):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        focused = browser.switch_to.active_element
+        try:
+            if matches(focused):
+                return focused
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError("no such control reached with the Tab key")
+
+
+def test_one_trick_with_the_keyboard_only(server: Server) -> None:
+    driver = _browser("desktop")
+    try:
+        table = server.create(seats=[None, "greedy", "greedy", "greedy"])
+        driver.get(f"{server.url}#/table/{table}/seat/0")
+        name = _wait(driver, lambda b: _shown(b, "#name-input"))
+        assert driver.switch_to.active_element == name
+        ActionChains(driver).send_keys("Kim", Keys.ENTER).perform()
+        _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "#hand [data-card]"))
+        assert "Kim (you)" in driver.find_element(By.ID, "seat-bottom").text
+
+        def my_action(element: WebElement) -> bool:
+            action = element.get_attribute("data-action") or ""
+            legal = element.get_attribute("data-legal")
+            return action.startswith("call") or (action.startswith("play") and legal == "true")
+
+        deadline = time.monotonic() + 60
+        card = None
+        while card is None:
+            assert time.monotonic() < deadline, "never our turn to play"
+            if _shown(driver, "#actions [data-action^='call']") or _shown(
+                driver, "#hand [data-legal='true']"
+            ):
+                chosen = _tab_to(driver, my_action)
+                action = str(chosen.get_attribute("data-action"))
+                ActionChains(driver).send_keys(Keys.ENTER).perform()
+                if action.startswith("play"):
+                    card = action.split()[1]
+                else:
+                    _wait(driver, lambda b: not _shown(b, "#actions [data-action^='call']"))
+            time.sleep(0.05)
+        _wait(driver, lambda b: not b.find_elements(By.CSS_SELECTOR, f"#hand [data-card='{card}']"))
+        _wait(driver, lambda b: b.find_element(By.ID, "last-trick-button").is_enabled())
+        driver.find_element(By.ID, "last-trick-button").send_keys(Keys.ENTER)
+        last = _wait(driver, lambda b: _shown(b, "#last-trick"))
+        assert len(last.find_elements(By.CSS_SELECTOR, "[data-card]")) == 4
+        assert not driver.find_element(By.ID, "notice").is_displayed()  # nothing refused
+    finally:
+        driver.quit()

@@ -242,6 +242,8 @@ class Table:
         let a bot act if one is to move."""
         for client in list(self.clients):
             client.wake()
+        if self.state.is_terminal:
+            self.announce()  # the summary's scores, "over" and "winner" have changed
         self._clock()
         self._schedule_bot()
 
