@@ -9,7 +9,7 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
   the same states;
 - no visible text of the lobby or the table that names a rule id (R followed by a digit);
 - one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
-  and Enter).
+  and Enter), beside a person whose name the page shows.
 
 Screenshots of the lobby, a hand in play, a hand summary, the match over and the replay at both
 sizes go to ``$TARABISH_SCREENSHOTS`` or a folder of pytest's temporary directory (its path is
@@ -40,7 +40,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serverkit import Server, sqlite_server
+from serverkit import Player, Server, sqlite_server
 from tarabish import ActionKind
 from tarabish._record import parse_record
 from tarabish._replay import replay
@@ -331,13 +331,22 @@ def _tab_to(browser: WebDriver, matches: Callable[[WebElement], bool]) -> WebEle
 def test_one_trick_with_the_keyboard_only(server: Server) -> None:
     driver = _browser("desktop")
     try:
-        table = server.create(seats=[None, "greedy", "greedy", "greedy"])
+        table = server.create(seats=[None, "greedy", None, "greedy"])
+        partner = Player(server, table, 2, seed=3)  # a person at seat 2, who names the seat
+        partner.start()
+        deadline = time.monotonic() + 10
+        while partner.token is None:
+            assert time.monotonic() < deadline, "the partner never got its seat"
+            time.sleep(0.02)
+        named = {"token": partner.token, "name": "Robin"}
+        assert server.request("POST", f"/api/tables/{table}/names", named)[0] == 200
         driver.get(f"{server.url}#/table/{table}/seat/0")
         name = _wait(driver, lambda b: _shown(b, "#name-input"))
         assert driver.switch_to.active_element == name
         ActionChains(driver).send_keys("Kim", Keys.ENTER).perform()
         _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "#hand [data-card]"))
         assert "Kim (you)" in driver.find_element(By.ID, "seat-bottom").text
+        _wait(driver, lambda b: "Robin" in b.find_element(By.ID, "seat-top").text)
 
         def my_action(element: WebElement) -> bool:
             action = element.get_attribute("data-action") or ""
@@ -365,5 +374,8 @@ def test_one_trick_with_the_keyboard_only(server: Server) -> None:
         last = _wait(driver, lambda b: _shown(b, "#last-trick"))
         assert len(last.find_elements(By.CSS_SELECTOR, "[data-card]")) == 4
         assert not driver.find_element(By.ID, "notice").is_displayed()  # nothing refused
+        names = server.get(f"/api/tables/{table}/names")[1]["names"]
+        assert names == ["Kim", None, "Robin", None]  # the page named its seat
+        partner.done.set()
     finally:
         driver.quit()

@@ -128,11 +128,9 @@ def analysis_routes(server: GameServer) -> list[Route]:
         return await answer("table:" + table.id, to_record(table.state))
 
     async def of_posted(request: Request) -> Response:
-        body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > MAX_RECORD_BYTES:
-                return _refused(413, "too_large", f"a record is at most {MAX_RECORD_BYTES} bytes")
+        body = await read_body(request, MAX_RECORD_BYTES)
+        if body is None:
+            return _refused(413, "too_large", f"a record is at most {MAX_RECORD_BYTES} bytes")
         try:
             record = json.loads(body)
         except (ValueError, RecursionError) as error:
@@ -148,5 +146,20 @@ def analysis_routes(server: GameServer) -> list[Route]:
     ]
 
 
-def _refused(status: int, code: str, message: str, rule: str = "P5.3") -> Response:
+async def read_body(request: Request, limit: int) -> bytes | None:
+    """The request's body, read while counting: None as soon as it passes ``limit`` bytes."""
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+def refusal(status: int, code: str, rule: str, message: str) -> Response:
+    """An HTTP error in the protocol's form (docs/PROTOCOL.md)."""
     return JSONResponse(ProtocolError(code, rule, message).to_message(), status)
+
+
+def _refused(status: int, code: str, message: str, rule: str = "P5.3") -> Response:
+    return refusal(status, code, rule, message)

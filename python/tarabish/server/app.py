@@ -36,6 +36,7 @@ from .._record import to_record
 from . import protocol
 from .analysis import analysis_routes
 from .client import SEND_TIMEOUT, Client, Socket, encode
+from .names import names_routes
 from .protocol import ProtocolError, RateLimit
 from .store import Store, StoreConflict, StoreUnavailable, token_hash
 from .table import Table, TableConfig
@@ -359,6 +360,7 @@ def create_app(server: GameServer) -> ASGIApp:
             Route("/api/tables/{table}", show_table),
             Route("/api/tables/{table}/record", record),
             *analysis_routes(server),
+            *names_routes(server),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

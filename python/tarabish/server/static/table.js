@@ -35,7 +35,7 @@ function newGame(table, wantSeat) {
   return {
     table, wantSeat, socket: null, closed: false, caughtUp: false,
     seat: saved ? saved.seat : null, token: saved ? saved.token : null, name: saved ? saved.name : savedName(),
-    seq: 0, view: null, summary: null, log: [],
+    seq: 0, view: null, summary: null, log: [], names: [null, null, null, null], seatsKey: "",
     hands: [], current: null, over: null, summaries: [], summaryTimer: null,
     // what the public events say (a spectator's table; the score line for everyone)
     dealer: null, trump: null, caller: null, trick: [], leader: null, lastTrick: null, toMove: null,
@@ -79,10 +79,14 @@ function receive(message) {
         game.token = message.token;
         localStorage.setItem(`tarabish:${game.table}`, JSON.stringify({ seat: game.seat, token: game.token, name: game.name }));
       }
+      if (game.token && game.name) sendName();
       break;
-    case "table":
+    case "table": {
       game.summary = message;
+      const seatsKey = JSON.stringify(message.seats.map((seat) => seat.taken));
+      if (seatsKey !== game.seatsKey) { game.seatsKey = seatsKey; readNames(); }
       break;
+    }
     case "events":
       for (const event of message.events) { game.seq = event.seq; follow(event); }
       if (message.events.length) game.turnSince = performance.now(); // the server's clock restarts on every action
@@ -105,13 +109,28 @@ function receive(message) {
 
 // -- names and teams -------------------------------------------------------------------------
 
+// Names are set with the seat's token and read by everyone (docs/PROTOCOL.md P5.4).
+async function sendName() {
+  const current = game;
+  const { ok, answer } = await fetchJson(`/api/tables/${current.table}/names`, {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ token: current.token, name: current.name }) });
+  if (ok && game === current) { game.names = answer.names; drawGame(); }
+}
+
+async function readNames() {
+  const current = game;
+  const { ok, answer } = await fetchJson(`/api/tables/${current.table}/names`);
+  if (ok && game === current) { game.names = answer.names; drawGame(); }
+}
+
 function seated() { return game.seat !== null && game.seat !== undefined; }
 
 function seatName(seat) {
   if (seat === game.seat) return game.name || "You";
   const about = game.summary ? game.summary.seats[seat] : null;
   if (about && about.bot) return `${botLevel(about.bot)} bot`;
-  if (about && about.name) return about.name;
+  if (game.names[seat]) return game.names[seat];
   return about && about.taken ? "Player" : "Open seat";
 }
 
@@ -226,7 +245,8 @@ function drawSeat(seat, state) {
     el("span", { class: "plate-text" },
       el("span", { class: "plate-name", text: seat === game.seat ? `${name} (you)` : name }),
       el("span", { class: "plate-sub" }, el("span", { class: `team-tag team-${team}`, text: teamName(team) }),
-        el("span", { class: "compass", text: SEAT_WORDS[seat] }), ...chips)),
+        el("span", { class: "compass", text: SEAT_WORDS[seat] }),
+        seat !== game.seat && state.sizes[seat] ? el("span", { class: "count", text: `${state.sizes[seat]} cards` }) : null, ...chips)),
     toMove ? el("span", { class: "turn-mark", text: clock === null ? "to play" : clockText(clock), dataset: { clock: clock === null ? "" : "1" } }) : null);
   const backs = el("div", { class: "backs", "aria-label": `${state.sizes[seat]} cards` });
   if (seat !== game.seat || !game.view) for (let i = 0; i < state.sizes[seat]; i++) backs.append(cardBack());
