@@ -26,6 +26,7 @@ mod action_text;
 mod bits;
 mod bots;
 mod cards;
+mod compact;
 mod deal;
 mod error;
 mod events;
@@ -39,12 +40,14 @@ mod runs;
 mod scoring;
 mod search;
 mod seats;
+mod self_play;
 mod sim;
 mod solver;
 mod state;
 mod table;
 mod tournament;
 mod tricks;
+mod vector;
 mod view_json;
 
 // The public surface, by concept. Everything else is private to the crate (the modules
@@ -80,6 +83,10 @@ pub use state::{
 pub use table::{CallRecord, Misplay, TableHand};
 
 // What one seat knows and is told: information sets, views, events, sampled worlds.
+pub use compact::{
+    encode as encode_compact, expand as expand_compact, update_tensor, Kind, Row, Segment,
+    COMPACT_SIZE, LAYOUT as COMPACT_LAYOUT,
+};
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
 pub use observe::{information_string, write_tensor, MAX_TEAM_POINTS, SCORE_SCALE, TENSOR_SIZE};
@@ -90,11 +97,15 @@ pub use view_json::table_view_json;
 pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT_NAMES};
 pub use heuristic::HeuristicBot;
 pub use search::ismcts::{IsmctsBot, IsmctsParams, Playout};
+pub use self_play::{play_logs, row_starts, write_rows, HandLog, Rows};
 pub use sim::{simulate, simulate_on, Batch, Summary};
 pub use solver::{
     position_of, solve, solve_many, PimcBot, Solution, Solver, ENTRY_BYTES, TABLE_ENTRIES,
 };
 pub use tournament::{Standing, Tournament};
+pub use vector::{
+    observation_bytes, Config as VectorConfig, Encoding, Episode, Outputs, VectorEnv,
+};
 
 #[cfg(feature = "python")]
 mod py;

@@ -6,11 +6,12 @@
 use std::fmt::Write;
 
 use crate::cards::Suit;
+use crate::compact::{encode, expand, EMPTY_ROW};
 use crate::infoset::InfoSet;
-use crate::runs::{FIFTY, TWENTY};
+use crate::runs::FIFTY;
 use crate::scoring::{BELLA_POINTS, CARD_COUNT};
-use crate::seats::{seat_after, SEATS, TEAMS};
-use crate::state::{action_text, Phase, PASS, TRICKS};
+use crate::seats::{SEATS, TEAMS};
+use crate::state::{action_text, Phase, TRICKS};
 
 // The tensor's segments in order (docs/ENGINE.md "Information-state tensor"): each offset is
 // the previous one plus that segment's size, so the layout is written once.
@@ -18,24 +19,24 @@ const SEAT_COUNT: usize = SEATS as usize;
 const SUITS: usize = Suit::ALL.len();
 const PHASES: usize = 3; // auction, play, done
 const DECK: usize = 36;
-const SEAT: usize = 0; // the observer, one-hot
-const DEALER: usize = SEAT + SEAT_COUNT; // one-hot
-const PHASE: usize = DEALER + SEAT_COUNT; // one-hot
-const HAND: usize = PHASE + PHASES; // the observer's visible cards
-const KITTY: usize = HAND + DECK; // 1 while the observer's kitty is unseen
-const AUCTION: usize = KITTY + 1; // per seat: passed, called
-const TRUMP: usize = AUCTION + 2 * SEAT_COUNT; // one-hot
-const TRICK: usize = TRUMP + SUITS; // per seat: the card it played to the current trick
-const PAST_TRICKS: usize = TRICK + SEAT_COUNT * DECK; // per completed trick and seat: its card
-const TRICK_LEADERS: usize = PAST_TRICKS + TRICKS * SEAT_COUNT * DECK; // per completed trick
-const TRICK_LEADER: usize = TRICK_LEADERS + TRICKS * SEAT_COUNT; // the current trick's
-const ANNOUNCED: usize = TRICK_LEADER + SEAT_COUNT; // per seat: twenty, fifty
-const SHOWN: usize = ANNOUNCED + 2 * SEAT_COUNT; // per seat: its shown run cards
-const RUNS_WINNER: usize = SHOWN + SEAT_COUNT * DECK; // one-hot
-const BELLA: usize = RUNS_WINNER + SEAT_COUNT; // one-hot
-const POINTS: usize = BELLA + SEAT_COUNT; // per team, over MAX_TEAM_POINTS
-const SCORES: usize = POINTS + TEAMS; // per team, over SCORE_SCALE
-const TO_MOVE: usize = SCORES + TEAMS; // one-hot
+pub(crate) const SEAT: usize = 0; // the observer, one-hot
+pub(crate) const DEALER: usize = SEAT + SEAT_COUNT; // one-hot
+pub(crate) const PHASE: usize = DEALER + SEAT_COUNT; // one-hot
+pub(crate) const HAND: usize = PHASE + PHASES; // the observer's visible cards
+pub(crate) const KITTY: usize = HAND + DECK; // 1 while the observer's kitty is unseen
+pub(crate) const AUCTION: usize = KITTY + 1; // per seat: passed, called
+pub(crate) const TRUMP: usize = AUCTION + 2 * SEAT_COUNT; // one-hot
+pub(crate) const TRICK: usize = TRUMP + SUITS; // per seat: the card it played to the current trick
+pub(crate) const PAST_TRICKS: usize = TRICK + SEAT_COUNT * DECK; // per completed trick and seat: its card
+pub(crate) const TRICK_LEADERS: usize = PAST_TRICKS + TRICKS * SEAT_COUNT * DECK; // per completed trick
+pub(crate) const TRICK_LEADER: usize = TRICK_LEADERS + TRICKS * SEAT_COUNT; // the current trick's
+pub(crate) const ANNOUNCED: usize = TRICK_LEADER + SEAT_COUNT; // per seat: twenty, fifty
+pub(crate) const SHOWN: usize = ANNOUNCED + 2 * SEAT_COUNT; // per seat: its shown run cards
+pub(crate) const RUNS_WINNER: usize = SHOWN + SEAT_COUNT * DECK; // one-hot
+pub(crate) const BELLA: usize = RUNS_WINNER + SEAT_COUNT; // one-hot
+pub(crate) const POINTS: usize = BELLA + SEAT_COUNT; // per team, over MAX_TEAM_POINTS
+pub(crate) const SCORES: usize = POINTS + TEAMS; // per team, over SCORE_SCALE
+pub(crate) const TO_MOVE: usize = SCORES + TEAMS; // one-hot
 
 /// The most points a team can be credited in one hand (R6.1): every card and the last trick
 /// (R1.4), two fifties of the run winner and two of its partner (R4.1: nine cards hold at most
@@ -53,68 +54,12 @@ const _: () = assert!(
     "the tensor layout is a public contract"
 );
 
-/// The information-state tensor of the seat of `info` (docs/ENGINE.md), written into `out`.
+/// The information-state tensor of the seat of `info` (docs/ENGINE.md), written into `out`:
+/// the expansion of its compact row (rust/compact.rs), so the two always agree.
 pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
-    let seat = info.seat();
-    out.fill(0.0);
-    let mut set = |offset: usize, value: f32| out[offset] = value;
-    set(SEAT + seat as usize, 1.0);
-    set(DEALER + info.dealer() as usize, 1.0);
-    set(PHASE + info.phase() as usize, 1.0);
-    for card in info.hand() {
-        set(HAND + card.index() as usize, 1.0);
-    }
-    if info.unseen_kitty() > 0 {
-        set(KITTY, 1.0);
-    }
-    for (who, id) in info.auction() {
-        set(AUCTION + 2 * who as usize + (id != PASS) as usize, 1.0);
-    }
-    if let Some(trump) = info.trump() {
-        set(TRUMP + trump as usize, 1.0);
-    }
-    if let Some(leader) = info.trick_leader() {
-        set(TRICK_LEADER + leader as usize, 1.0);
-        for (pos, card) in info.current_trick().iter().enumerate() {
-            let who = seat_after(leader, pos) as usize;
-            set(TRICK + DECK * who + card.index() as usize, 1.0);
-        }
-    }
-    for (k, trick) in info.completed_tricks().enumerate() {
-        set(TRICK_LEADERS + SEAT_COUNT * k + trick.leader as usize, 1.0);
-        for (pos, card) in trick.cards.iter().enumerate() {
-            let who = seat_after(trick.leader, pos) as usize;
-            set(
-                PAST_TRICKS + DECK * (SEAT_COUNT * k + who) + card.index() as usize,
-                1.0,
-            );
-        }
-    }
-    for who in 0..SEATS {
-        match info.announced(who) {
-            Some(0) | None => {}
-            Some(TWENTY) => set(ANNOUNCED + 2 * who as usize, 1.0),
-            Some(_) => set(ANNOUNCED + 2 * who as usize + 1, 1.0),
-        }
-        for card in info.shown(who).cards() {
-            set(SHOWN + DECK * who as usize + card.index() as usize, 1.0);
-        }
-    }
-    if let Some((who, _)) = info.runs_scored() {
-        set(RUNS_WINNER + who as usize, 1.0);
-    }
-    if let Some(who) = info.bella() {
-        set(BELLA + who as usize, 1.0);
-    }
-    let points = info.points();
-    let scores = info.scores_before();
-    for team in 0..2 {
-        set(POINTS + team, ratio(points[team], MAX_TEAM_POINTS));
-        set(SCORES + team, ratio(scores[team], SCORE_SCALE));
-    }
-    if let Some(who) = info.to_move() {
-        set(TO_MOVE + who as usize, 1.0);
-    }
+    let mut row = EMPTY_ROW;
+    encode(info, &mut row);
+    expand(&row, out);
 }
 
 /// `value / max` in float32 (one correctly rounded division, as numpy's), capped at 1.

@@ -10,6 +10,7 @@ mod rules;
 mod search;
 mod solve;
 mod states;
+mod vector;
 mod views;
 
 use pyo3::prelude::*;
@@ -22,5 +23,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     states::register(m)?;
     batch::register(m)?;
     solve::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -181,12 +181,24 @@ pub fn play_hand(batch: &Batch, index: u64, seats: &mut Seats) -> Hand {
     if batch.all_random() {
         return play_random_hand(batch, index);
     }
+    play_hand_noting(batch, index, seats, |_| {})
+}
+
+/// [`play_hand`] through the bots' interface whatever they are (the same hand: the random
+/// fast path draws as [`crate::bots::RandomBot`] does), telling `note` every action in turn.
+pub fn play_hand_noting(
+    batch: &Batch,
+    index: u64,
+    seats: &mut Seats,
+    mut note: impl FnMut(u8),
+) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = seat_of(index);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
     let mut tracker = InfoTracker::new(&hand);
     while !hand.is_terminal() {
         let action = seat_action(seats, &hand, &mut tracker, &mut rng);
+        note(action);
         hand.apply_unchecked(action);
         tracker.follow(&hand);
     }

@@ -50,6 +50,7 @@ _LAZY_BY_MODULE = {
         "trick_winner",
     ),
     "._simulate": ("Summary", "bot_action", "bot_spec", "simulate"),
+    "._self_play": ("SelfPlay", "self_play"),
     "._solve": ("solve", "solve_many"),
     "._tournament": ("TournamentResult", "tournament"),
     "._ladder": ("LadderResult", "ladder"),
@@ -71,6 +72,8 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._core import trick_winner as trick_winner
     from ._ladder import LadderResult as LadderResult
     from ._ladder import ladder as ladder
+    from ._self_play import SelfPlay as SelfPlay
+    from ._self_play import self_play as self_play
     from ._simulate import Summary as Summary
     from ._simulate import bot_action as bot_action
     from ._simulate import bot_spec as bot_spec

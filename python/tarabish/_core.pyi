@@ -13,10 +13,15 @@ from ._runs import Run
 from ._views import HandResult, Observation, Outcome, TableView
 
 __all__ = [
+    "COMPACT_LAYOUT",
+    "COMPACT_SIZE",
+    "MAX_TEAM_POINTS",
     "MAX_THREADS",
+    "SCORE_SCALE",
     "TENSOR_SIZE",
     "HandState",
     "MatchState",
+    "VectorCore",
     "bot_action",
     "bot_spec",
     "card_points",
@@ -28,6 +33,7 @@ __all__ = [
     "play_random_hand",
     "run_winner",
     "score_hand",
+    "self_play",
     "simulate",
     "solve",
     "solve_many",
@@ -37,6 +43,10 @@ __all__ = [
 
 TENSOR_SIZE: int
 MAX_THREADS: int
+COMPACT_SIZE: int
+COMPACT_LAYOUT: tuple[tuple[str, str, int, int, int, int, int], ...]
+MAX_TEAM_POINTS: int
+SCORE_SCALE: int
 
 _Cards = str | Iterable[Card | str]
 _SuitLike = Suit | str
@@ -79,6 +89,42 @@ def simulate(
     matches: bool = False,
 ) -> dict[str, Any]: ...
 def derive_seed(seed: int, index: int) -> int: ...
+def self_play(
+    hands: int,
+    bots: Sequence[str],
+    *,
+    seed: int,
+    encoding: str,
+    rules: Rules | None = None,
+    threads: int = 0,
+) -> dict[str, Any]: ...
+
+@final
+class VectorCore:
+    """The vectorized environment over the arrays it writes (python/tarabish/vector.py makes
+    them and keeps them; they are checked here once)."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        *,
+        rules: Rules | None,
+        controlled: Sequence[int],
+        opponents: str | None,
+        episode: str,
+        encoding: str,
+        threads: int,
+        seed: int,
+        arrays: Sequence[Any],
+    ) -> VectorCore: ...
+    def reset(self, seed: int | None = None) -> None:
+        """Starts a new episode in every game (`seed`: as a new vector seeded so)."""
+    def step(self, actions: Any) -> None:
+        """One step in every game; `actions` an int64 array, one action a game. A bad or illegal
+        action raises and changes nothing."""
+    def record(self, i: int) -> tuple[int, int, bytes]:
+        """Game `i`'s episode so far: (seed, first dealer, actions as bytes)."""
+
 def tournament(
     *,
     start: int,

@@ -20,7 +20,7 @@ use crate::tournament::Tournament;
 
 /// What every batch function checks: the seed, the rules, one bot spec for each of `N` slots
 /// (seats, or the two bots of a tournament), and the range `start..stop`.
-fn batch_args<const N: usize>(
+pub fn batch_args<const N: usize>(
     py: Python<'_>,
     (start, stop): (u64, u64),
     seed: &Bound<'_, PyAny>,

@@ -1,0 +1,341 @@
+//! The compact encoding (docs/ENGINE.md "Compact encoding"): the information-state tensor's
+//! content packed into a fixed row of `COMPACT_SIZE` bytes (card sets as bits, one-hots as
+//! small integers, the two counts as 16-bit numbers), and its exact expansion into the float
+//! tensor. The tensor is always written through this row, so a row and its tensor cannot
+//! disagree; [`update_tensor`] rewrites only the entries that differ between two rows (the
+//! vectorized environment keeps each environment's tensor up to date that way).
+//! Rules: what a seat may know is the [`InfoSet`]'s (R2.4, R4.4, R4.5).
+
+use crate::cards::CardSet;
+use crate::infoset::InfoSet;
+use crate::observe::{
+    ratio, ANNOUNCED, AUCTION, BELLA, DEALER, HAND, KITTY, MAX_TEAM_POINTS, PAST_TRICKS, PHASE,
+    POINTS, RUNS_WINNER, SCORES, SCORE_SCALE, SEAT, SHOWN, TENSOR_SIZE, TO_MOVE, TRICK,
+    TRICK_LEADER, TRICK_LEADERS, TRUMP,
+};
+use crate::runs::TWENTY;
+use crate::seats::{seat_after, SEATS, TEAMS};
+use crate::state::{Phase, PASS, TRICKS};
+
+/// How one byte field of a row stands for entries of the tensor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// One byte: 0 sets no entry, `k + 1` sets entry `k` to 1.
+    OneHot,
+    /// One byte of `n` flags: bit `i` is entry `i`.
+    Flags(u8),
+    /// Five bytes, a card set: bit `i` (byte `i / 8`, bit `i % 8`) is the entry of card `i`.
+    Cards,
+    /// Two bytes, a little-endian count `v` at most `max`: the entry is `v / max` (float32).
+    Count(u32),
+}
+
+impl Kind {
+    /// The bytes one slot of this kind takes.
+    pub const fn width(self) -> usize {
+        match self {
+            Kind::OneHot | Kind::Flags(_) => 1,
+            Kind::Cards => CARD_BYTES,
+            Kind::Count(_) => 2,
+        }
+    }
+}
+
+/// A run of `slots` fields of one kind: slot `s` starts at byte `byte + s * kind.width()` and
+/// stands for the tensor entries from `entry + s * stride`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// What the segment holds (docs/ENGINE.md's names).
+    pub name: &'static str,
+    /// How each slot is encoded.
+    pub kind: Kind,
+    /// The segment's first byte in the row.
+    pub byte: usize,
+    /// How many slots.
+    pub slots: usize,
+    /// The tensor entry of the first slot's first value.
+    pub entry: usize,
+    /// The distance in the tensor between two slots.
+    pub stride: usize,
+}
+
+const CARD_BYTES: usize = 5;
+const DECK: usize = 36;
+const SEAT_COUNT: usize = SEATS as usize;
+
+// The row's bytes in order, each after the one before (the segment table below checks it).
+const B_POINTS: usize = 0;
+const B_SCORES: usize = B_POINTS + 2 * TEAMS;
+const B_SEAT: usize = B_SCORES + 2 * TEAMS;
+const B_DEALER: usize = B_SEAT + 1;
+const B_PHASE: usize = B_DEALER + 1;
+const B_KITTY: usize = B_PHASE + 1;
+const B_AUCTION: usize = B_KITTY + 1;
+const B_TRUMP: usize = B_AUCTION + 1;
+const B_TRICK_LEADER: usize = B_TRUMP + 1;
+const B_ANNOUNCED: usize = B_TRICK_LEADER + 1;
+const B_RUNS_WINNER: usize = B_ANNOUNCED + 1;
+const B_BELLA: usize = B_RUNS_WINNER + 1;
+const B_TO_MOVE: usize = B_BELLA + 1;
+const B_TRICK: usize = B_TO_MOVE + 1;
+const B_PAST_TRICKS: usize = B_TRICK + SEAT_COUNT;
+const B_TRICK_LEADERS: usize = B_PAST_TRICKS + TRICKS * SEAT_COUNT;
+const B_HAND: usize = B_TRICK_LEADERS + TRICKS;
+const B_SHOWN: usize = B_HAND + CARD_BYTES;
+
+/// The length of a compact row in bytes (docs/ENGINE.md).
+pub const COMPACT_SIZE: usize = B_SHOWN + SEAT_COUNT * CARD_BYTES;
+const _: () = assert!(COMPACT_SIZE == 93, "the compact layout is documented");
+
+const fn one(name: &'static str, kind: Kind, byte: usize, entry: usize) -> Segment {
+    Segment {
+        name,
+        kind,
+        byte,
+        slots: 1,
+        entry,
+        stride: 0,
+    }
+}
+
+const fn many(
+    name: &'static str,
+    kind: Kind,
+    byte: usize,
+    slots: usize,
+    entry: usize,
+    stride: usize,
+) -> Segment {
+    Segment {
+        name,
+        kind,
+        byte,
+        slots,
+        entry,
+        stride,
+    }
+}
+
+/// Every field of a row, in byte order, with the tensor entries it stands for.
+pub const LAYOUT: [Segment; 18] = [
+    many(
+        "points",
+        Kind::Count(MAX_TEAM_POINTS),
+        B_POINTS,
+        TEAMS,
+        POINTS,
+        1,
+    ),
+    many(
+        "scores_before",
+        Kind::Count(SCORE_SCALE),
+        B_SCORES,
+        TEAMS,
+        SCORES,
+        1,
+    ),
+    one("seat", Kind::OneHot, B_SEAT, SEAT),
+    one("dealer", Kind::OneHot, B_DEALER, DEALER),
+    one("phase", Kind::OneHot, B_PHASE, PHASE),
+    one("kitty", Kind::Flags(1), B_KITTY, KITTY),
+    one("auction", Kind::Flags(2 * SEATS), B_AUCTION, AUCTION),
+    one("trump", Kind::OneHot, B_TRUMP, TRUMP),
+    one("trick_leader", Kind::OneHot, B_TRICK_LEADER, TRICK_LEADER),
+    one("announced", Kind::Flags(2 * SEATS), B_ANNOUNCED, ANNOUNCED),
+    one("runs_winner", Kind::OneHot, B_RUNS_WINNER, RUNS_WINNER),
+    one("bella", Kind::OneHot, B_BELLA, BELLA),
+    one("to_move", Kind::OneHot, B_TO_MOVE, TO_MOVE),
+    many("trick", Kind::OneHot, B_TRICK, SEAT_COUNT, TRICK, DECK),
+    many(
+        "past_tricks",
+        Kind::OneHot,
+        B_PAST_TRICKS,
+        TRICKS * SEAT_COUNT,
+        PAST_TRICKS,
+        DECK,
+    ),
+    many(
+        "trick_leaders",
+        Kind::OneHot,
+        B_TRICK_LEADERS,
+        TRICKS,
+        TRICK_LEADERS,
+        SEAT_COUNT,
+    ),
+    one("hand", Kind::Cards, B_HAND, HAND),
+    many("shown", Kind::Cards, B_SHOWN, SEAT_COUNT, SHOWN, DECK),
+];
+
+const fn layout_is_contiguous() -> bool {
+    let mut byte = 0;
+    let mut k = 0;
+    while k < LAYOUT.len() {
+        if LAYOUT[k].byte != byte {
+            return false;
+        }
+        byte += LAYOUT[k].slots * LAYOUT[k].kind.width();
+        k += 1;
+    }
+    byte == COMPACT_SIZE
+}
+const _: () = assert!(layout_is_contiguous(), "each field follows the one before");
+
+/// A compact row.
+pub type Row = [u8; COMPACT_SIZE];
+
+/// The row of every zero entry (the tensor of zeros).
+pub const EMPTY_ROW: Row = [0; COMPACT_SIZE];
+
+/// The compact row of the seat of `info` (the same information as its tensor).
+#[inline]
+pub fn encode(info: &InfoSet, row: &mut Row) {
+    *row = EMPTY_ROW;
+    let points = info.points();
+    let scores = info.scores_before();
+    for team in 0..TEAMS {
+        let point = points[team].min(MAX_TEAM_POINTS) as u16;
+        let score = scores[team].min(SCORE_SCALE) as u16;
+        row[B_POINTS + 2 * team..][..2].copy_from_slice(&point.to_le_bytes());
+        row[B_SCORES + 2 * team..][..2].copy_from_slice(&score.to_le_bytes());
+    }
+    row[B_SEAT] = info.seat() + 1;
+    row[B_DEALER] = info.dealer() + 1;
+    row[B_PHASE] = phase_index(info.phase()) + 1;
+    row[B_KITTY] = (info.unseen_kitty() > 0) as u8;
+    for (who, id) in info.auction() {
+        row[B_AUCTION] |= 1 << (2 * who + (id != PASS) as u8);
+    }
+    row[B_TRUMP] = info.trump().map_or(0, |suit| suit as u8 + 1);
+    if let Some(leader) = info.trick_leader() {
+        row[B_TRICK_LEADER] = leader + 1;
+        for (pos, card) in info.current_trick().iter().enumerate() {
+            row[B_TRICK + seat_after(leader, pos) as usize] = card.index() + 1;
+        }
+    }
+    for (k, trick) in info.completed_tricks().enumerate() {
+        row[B_TRICK_LEADERS + k] = trick.leader + 1;
+        for (pos, card) in trick.cards.iter().enumerate() {
+            let who = seat_after(trick.leader, pos) as usize;
+            row[B_PAST_TRICKS + SEAT_COUNT * k + who] = card.index() + 1;
+        }
+    }
+    write_cards(row, B_HAND, info.hand());
+    for who in 0..SEATS {
+        match info.announced(who) {
+            Some(0) | None => {}
+            Some(TWENTY) => row[B_ANNOUNCED] |= 1 << (2 * who),
+            Some(_) => row[B_ANNOUNCED] |= 1 << (2 * who + 1),
+        }
+        write_cards(
+            row,
+            B_SHOWN + CARD_BYTES * who as usize,
+            info.shown(who).cards(),
+        );
+    }
+    row[B_RUNS_WINNER] = info.runs_scored().map_or(0, |(who, _)| who + 1);
+    row[B_BELLA] = info.bella().map_or(0, |who| who + 1);
+    row[B_TO_MOVE] = info.to_move().map_or(0, |who| who + 1);
+}
+
+/// The tensor's phase order: auction, play, done.
+const fn phase_index(phase: Phase) -> u8 {
+    match phase {
+        Phase::Auction => 0,
+        Phase::Play => 1,
+        Phase::Done => 2,
+    }
+}
+
+#[inline]
+fn write_cards(row: &mut Row, byte: usize, cards: CardSet) {
+    row[byte..byte + CARD_BYTES].copy_from_slice(&cards.bits().to_le_bytes()[..CARD_BYTES]);
+}
+
+#[inline]
+fn read_bits(row: &Row, byte: usize, width: usize) -> u64 {
+    let mut bytes = [0u8; 8];
+    bytes[..width].copy_from_slice(&row[byte..byte + width]);
+    u64::from_le_bytes(bytes)
+}
+
+/// `tensor`, the expansion of `old`, becomes the expansion of `new`: only the entries of the
+/// fields that differ are written.
+#[inline]
+pub fn update_tensor(old: &Row, new: &Row, tensor: &mut [f32; TENSOR_SIZE]) {
+    for segment in &LAYOUT {
+        let width = segment.kind.width();
+        for slot in 0..segment.slots {
+            let byte = segment.byte + slot * width;
+            if old[byte..byte + width] == new[byte..byte + width] {
+                continue;
+            }
+            let entry = segment.entry + slot * segment.stride;
+            let (was, now) = (read_bits(old, byte, width), read_bits(new, byte, width));
+            match segment.kind {
+                Kind::OneHot => {
+                    if was > 0 {
+                        tensor[entry + was as usize - 1] = 0.0;
+                    }
+                    if now > 0 {
+                        tensor[entry + now as usize - 1] = 1.0;
+                    }
+                }
+                Kind::Flags(_) | Kind::Cards => {
+                    let mut changed = was ^ now;
+                    while changed != 0 {
+                        let bit = changed.trailing_zeros() as usize;
+                        tensor[entry + bit] = ((now >> bit) & 1) as f32;
+                        changed &= changed - 1;
+                    }
+                }
+                Kind::Count(max) => tensor[entry] = ratio(now as u32, max),
+            }
+        }
+    }
+}
+
+/// The tensor of a row, written into `tensor`.
+pub fn expand(row: &Row, tensor: &mut [f32; TENSOR_SIZE]) {
+    tensor.fill(0.0);
+    update_tensor(&EMPTY_ROW, row, tensor);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bots::random_action;
+    use crate::rng::SplitMix64;
+    use crate::rules::Rules;
+    use crate::state::Hand;
+
+    /// Moving a tensor from one row to another by [`update_tensor`] gives the expansion of the
+    /// new row, across random hands and seats (every field changes at some step).
+    #[test]
+    fn updating_equals_expanding() {
+        let mut rng = SplitMix64::new(5);
+        let mut previous = EMPTY_ROW;
+        let mut kept = [0.0f32; TENSOR_SIZE];
+        let mut fresh = [0.0f32; TENSOR_SIZE];
+        for game in 0..200u64 {
+            let rules = Rules {
+                team_runs: game % 2 == 1,
+                ..Rules::default()
+            };
+            let mut hand = Hand::from_seed(game, (game % 4) as u8, rules, [game as u32 * 7, 990]);
+            loop {
+                let seat = rng.below(4) as u8;
+                let mut row = EMPTY_ROW;
+                encode(&InfoSet::new(&hand, seat), &mut row);
+                update_tensor(&previous, &row, &mut kept);
+                expand(&row, &mut fresh);
+                assert_eq!(kept, fresh);
+                assert!(fresh.iter().all(|v| (0.0..=1.0).contains(v)));
+                previous = row;
+                if hand.is_terminal() {
+                    break;
+                }
+                hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+            }
+        }
+    }
+}

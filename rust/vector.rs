@@ -1,0 +1,625 @@
+//! The vectorized environment (docs/RL.md "Vectorized environment"): `N` auto-mode games
+//! stepped together, each step one decision in every game, with the observations, action
+//! masks, rewards and ends written into caller-owned arrays. Seats outside `controlled` are
+//! played by a bot between the caller's steps. Rules: R3, R5 (the hand, through [`Hand`]),
+//! R6 (the reward: the acting team's hand score minus the other team's), R7 (matches).
+//!
+//! Randomness: environment `i` of a vector seeded `seed` has the seed `derive(seed, i)`, and
+//! its episode `k` is game `k` of a batch with that seed (rust/sim.rs: hand seed
+//! `derive(env seed, k)`, dealer `k % 4`; the bots draw from the generator that dealt), so the
+//! results do not depend on the thread count. Nothing is allocated per step.
+
+use rayon::prelude::*;
+
+use crate::bots::{BotSpec, Policy};
+use crate::compact::{encode, update_tensor, Row, COMPACT_SIZE, EMPTY_ROW};
+use crate::deal::deal_with;
+use crate::error::Error;
+use crate::infoset::InfoTracker;
+use crate::matches::Match;
+use crate::observe::TENSOR_SIZE;
+use crate::rng::{derive, SplitMix64};
+use crate::rules::Rules;
+use crate::seats::{seat_of, team_of, SEATS};
+use crate::sim::on_pool;
+use crate::state::{Hand, NUM_ACTIONS};
+
+/// What one episode is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Episode {
+    /// One hand.
+    Hand,
+    /// A match to the target (R7.1).
+    Match,
+}
+
+/// How observations are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    /// The float32 information-state tensor, `TENSOR_SIZE` values a game.
+    Tensor,
+    /// The compact rows of rust/compact.rs, `COMPACT_SIZE` bytes a game.
+    Compact,
+}
+
+/// What every game of a vector plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// The rules (auto mode).
+    pub rules: Rules,
+    /// The seats whose decisions the caller makes.
+    pub controlled: [bool; SEATS as usize],
+    /// The bot of the other seats.
+    pub opponents: Option<BotSpec>,
+    /// A hand or a match an episode.
+    pub episode: Episode,
+    /// How observations are written.
+    pub encoding: Encoding,
+}
+
+/// The arrays a vector writes, one row a game (C order, owned by the caller).
+#[derive(Clone, Copy, Debug)]
+pub struct Outputs {
+    /// `TENSOR_SIZE` float32 or `COMPACT_SIZE` bytes a game, as the encoding says.
+    pub observation: *mut u8,
+    /// `NUM_ACTIONS` int8 a game: 1 for each legal action of the observer.
+    pub action_mask: *mut i8,
+    /// The observer: the seat to move, or at an episode's end the seat that acted.
+    pub seat: *mut i64,
+    /// The reward of the step for the acting seat's team.
+    pub reward: *mut f32,
+    /// Whether the episode ended at this step.
+    pub terminated: *mut bool,
+    /// Whether a hand ended at this step.
+    pub hand_over: *mut bool,
+    /// Two int32 a game: the finished hand's score by team (zero when none finished).
+    pub score: *mut i32,
+}
+
+// SAFETY: the pointers are only written through `Outputs::row`, whose caller guarantees that
+// every game's row is written by one thread at a time.
+unsafe impl Send for Outputs {}
+unsafe impl Sync for Outputs {}
+
+/// One game's rows of the outputs.
+struct OutRow<'a> {
+    tensor: Option<&'a mut [f32; TENSOR_SIZE]>,
+    compact: Option<&'a mut Row>,
+    action_mask: &'a mut [i8; NUM_ACTIONS as usize],
+    seat: &'a mut i64,
+    reward: &'a mut f32,
+    terminated: &'a mut bool,
+    hand_over: &'a mut bool,
+    score: &'a mut [i32; 2],
+}
+
+impl Outputs {
+    /// The rows of game `i`.
+    ///
+    /// # Safety
+    /// The arrays hold at least `i + 1` rows of the sizes above (`encoding` giving the
+    /// observation's), and no other reference to game `i`'s rows is alive.
+    unsafe fn row<'a>(self, i: usize, encoding: Encoding) -> OutRow<'a> {
+        // SAFETY: passed on from the caller; each row lies inside its array and is aligned
+        // since the arrays are of the element types named.
+        unsafe {
+            let (tensor, compact) = match encoding {
+                Encoding::Tensor => (
+                    Some(&mut *(self.observation as *mut [f32; TENSOR_SIZE]).add(i)),
+                    None,
+                ),
+                Encoding::Compact => (None, Some(&mut *(self.observation as *mut Row).add(i))),
+            };
+            OutRow {
+                tensor,
+                compact,
+                action_mask: &mut *(self.action_mask as *mut [i8; NUM_ACTIONS as usize]).add(i),
+                seat: &mut *self.seat.add(i),
+                reward: &mut *self.reward.add(i),
+                terminated: &mut *self.terminated.add(i),
+                hand_over: &mut *self.hand_over.add(i),
+                score: &mut *(self.score as *mut [i32; 2]).add(i),
+            }
+        }
+    }
+}
+
+/// An episode in progress: a hand, or a match.
+#[derive(Clone, Copy, Debug)]
+enum Game {
+    Hand(Hand),
+    Match(Match),
+}
+
+impl Game {
+    fn hand(&self) -> &Hand {
+        match self {
+            Game::Hand(hand) => hand,
+            Game::Match(game) => game.hand(),
+        }
+    }
+
+    fn is_over(&self) -> bool {
+        match self {
+            Game::Hand(hand) => hand.is_terminal(),
+            Game::Match(game) => game.is_terminal(),
+        }
+    }
+
+    /// Applies a legal action; the finished hand when it ended one.
+    fn apply(&mut self, action: u8) -> Option<Hand> {
+        match self {
+            Game::Hand(hand) => {
+                hand.apply_unchecked(action);
+                hand.is_terminal().then_some(*hand)
+            }
+            Game::Match(game) => game.apply_unchecked(action),
+        }
+    }
+}
+
+/// One game of the vector.
+#[derive(Clone, Debug)]
+struct Env {
+    game: Game,
+    /// Follows the hand in play, for the observations and the bots.
+    tracker: InfoTracker,
+    /// The bots' generator (seeded with the episode's seed, which dealt the hand).
+    rng: SplitMix64,
+    /// Episode `k` is game `k` of a batch with this seed.
+    seed: u64,
+    /// The next episode's number.
+    next_episode: u64,
+    /// The episode's seed and first dealer, and its actions so far (for [`VectorEnv::record`]).
+    episode_seed: u64,
+    first_dealer: u8,
+    actions: Vec<u8>,
+    /// The episode ended at the last step: the next step starts the next one.
+    ended: bool,
+    /// The row whose tensor the observation array holds for this game.
+    shown: Row,
+}
+
+/// The most actions of a hand: three passes and a call, and 36 cards (R3, R5).
+const HAND_ACTIONS: usize = 40;
+
+impl Env {
+    fn new(seed: u64, rules: Rules) -> Env {
+        let hand = Hand::from_seed(0, 0, rules, [0, 0]);
+        Env {
+            game: Game::Hand(hand),
+            tracker: InfoTracker::new(&hand),
+            rng: SplitMix64::new(0),
+            seed,
+            next_episode: 0,
+            episode_seed: 0,
+            first_dealer: 0,
+            actions: Vec::with_capacity(HAND_ACTIONS),
+            ended: true,
+            shown: EMPTY_ROW,
+        }
+    }
+
+    /// Deals the next episode and lets the bots play up to the first controlled decision.
+    fn start(&mut self, config: &Config, bot: &mut ChunkBot) {
+        let k = self.next_episode;
+        self.next_episode += 1;
+        self.episode_seed = derive(self.seed, k);
+        self.first_dealer = seat_of(k);
+        let mut rng = SplitMix64::new(self.episode_seed);
+        self.game = match config.episode {
+            Episode::Hand => Game::Hand(Hand::from_deal(
+                deal_with(&mut rng, self.first_dealer),
+                self.first_dealer,
+                config.rules,
+                [0, 0],
+            )),
+            Episode::Match => Game::Match(Match::new(
+                self.episode_seed,
+                config.rules,
+                self.first_dealer,
+                [0, 0],
+            )),
+        };
+        self.rng = rng;
+        self.tracker = InfoTracker::new(self.game.hand());
+        self.actions.clear();
+        self.ended = false;
+        // Every seat speaks before a hand can end (R3.3, R5), so no hand ends here.
+        let finished = self.play_bots(config, bot);
+        debug_assert!(finished.is_none());
+    }
+
+    /// Applies a legal action of the seat to move; the finished hand when it ended one.
+    fn apply(&mut self, action: u8) -> Option<Hand> {
+        self.actions.push(action);
+        let finished = self.game.apply(action);
+        if finished.is_some() && !self.game.is_over() {
+            self.tracker = InfoTracker::new(self.game.hand());
+        } else {
+            self.tracker.follow(self.game.hand());
+        }
+        finished
+    }
+
+    /// The bot plays the seats outside `controlled` until a controlled seat is to move or
+    /// the episode ends; the hand finished on the way, if any.
+    fn play_bots(&mut self, config: &Config, bot: &mut ChunkBot) -> Option<Hand> {
+        let Some(bot) = bot else {
+            return None;
+        };
+        let mut finished = None;
+        while let Some(seat) = self.to_move() {
+            if config.controlled[seat as usize] {
+                break;
+            }
+            let info = self.tracker.view(self.game.hand(), seat);
+            let action = bot.act(info, info.legal_mask(), &mut self.rng);
+            finished = self.apply(action).or(finished);
+        }
+        finished
+    }
+
+    /// The seat to move, none once the episode is over.
+    fn to_move(&self) -> Option<u8> {
+        if self.game.is_over() {
+            None
+        } else {
+            self.game.hand().to_move()
+        }
+    }
+
+    /// The legal actions of the seat to move (none once the episode ended).
+    fn legal_mask(&self) -> u64 {
+        if self.ended {
+            0
+        } else {
+            self.game.hand().legal_mask()
+        }
+    }
+
+    /// Writes what `observer` knows now, and its legal actions if it is to move.
+    fn observe(&mut self, observer: u8, out: &mut OutRow<'_>) {
+        let info = self.tracker.view(self.game.hand(), observer);
+        let legal = if self.game.is_over() {
+            0
+        } else {
+            info.legal_mask()
+        };
+        match (&mut out.tensor, &mut out.compact) {
+            (Some(tensor), _) => {
+                let mut row = EMPTY_ROW;
+                encode(info, &mut row);
+                update_tensor(&self.shown, &row, tensor);
+                self.shown = row;
+            }
+            (None, Some(row)) => encode(info, row),
+            (None, None) => {}
+        }
+        for (id, slot) in out.action_mask.iter_mut().enumerate() {
+            *slot = ((legal >> id) & 1) as i8;
+        }
+        *out.seat = observer as i64;
+    }
+
+    /// One step: the next episode's start if the last one ended (the action is not used),
+    /// else `action` (legal, checked by the caller) then the bots' moves.
+    fn step(&mut self, config: &Config, bot: &mut ChunkBot, action: u8, out: &mut OutRow<'_>) {
+        *out.reward = 0.0;
+        *out.terminated = false;
+        *out.hand_over = false;
+        *out.score = [0, 0];
+        if self.ended {
+            self.start(config, bot);
+            let seat = self.to_move().unwrap_or(0);
+            self.observe(seat, out);
+            return;
+        }
+        let seat = self.to_move().unwrap_or(0);
+        let mut finished = self.apply(action);
+        if !self.game.is_over() {
+            finished = self.play_bots(config, bot).or(finished);
+        }
+        if let Some(hand) = finished {
+            // R6: the acting team's score for the hand minus the other team's.
+            let score = hand.score();
+            let team = team_of(seat);
+            *out.reward = score[team] as f32 - score[1 - team] as f32;
+            *out.hand_over = true;
+            *out.score = [score[0] as i32, score[1] as i32];
+        }
+        let observer = match self.to_move() {
+            Some(next) => next,
+            None => {
+                self.ended = true;
+                *out.terminated = true;
+                seat
+            }
+        };
+        self.observe(observer, out);
+    }
+}
+
+/// The bot of one chunk of games, if seats are played by a bot.
+type ChunkBot = Option<Box<dyn Policy>>;
+
+/// `N` games stepped together (docs/RL.md).
+pub struct VectorEnv {
+    config: Config,
+    envs: Vec<Env>,
+    /// One bot for each chunk of games (chunks run in parallel; bots keep no state between
+    /// decisions that changes what they choose).
+    bots: Vec<ChunkBot>,
+    chunk: usize,
+    threads: usize,
+}
+
+/// The number of workers `threads` means (0: every core).
+fn workers(threads: usize) -> usize {
+    if threads == 0 {
+        rayon::current_num_threads()
+    } else {
+        threads
+    }
+}
+
+impl VectorEnv {
+    /// `num_envs` games under `config`, seeded `seed`, run on `threads` threads (0: every
+    /// core). The games start at the first `reset`.
+    pub fn new(num_envs: usize, config: Config, seed: u64, threads: usize) -> VectorEnv {
+        let chunk = num_envs.div_ceil(workers(threads)).max(1);
+        let chunks = num_envs.div_ceil(chunk);
+        VectorEnv {
+            config,
+            envs: (0..num_envs as u64)
+                .map(|i| Env::new(derive(seed, i), config.rules))
+                .collect(),
+            bots: (0..chunks)
+                .map(|_| config.opponents.map(|spec| spec.build()))
+                .collect(),
+            chunk,
+            threads,
+        }
+    }
+
+    /// The number of games.
+    pub fn len(&self) -> usize {
+        self.envs.len()
+    }
+
+    /// Whether there are no games.
+    pub fn is_empty(&self) -> bool {
+        self.envs.is_empty()
+    }
+
+    /// What the games play.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Starts a new episode in every game (with `seed`: the seeds of a new vector seeded so,
+    /// episodes counted from 0) and writes the first observations.
+    ///
+    /// # Safety
+    /// `out` holds `len()` rows of every array, and nothing else reads or writes them during
+    /// the call.
+    pub unsafe fn reset(&mut self, seed: Option<u64>, out: Outputs) {
+        if let Some(seed) = seed {
+            for (i, env) in self.envs.iter_mut().enumerate() {
+                env.seed = derive(seed, i as u64);
+                env.next_episode = 0;
+            }
+        }
+        for env in &mut self.envs {
+            env.ended = true;
+        }
+        // SAFETY: passed on from the caller; ended games start an episode whatever the action.
+        unsafe { self.run(|_| 0, out) }
+    }
+
+    /// Checks the action of every game: an id whose bit is set in the game's legal mask
+    /// (games whose episode ended at the last step take any id: they start the next one).
+    pub fn check(&self, actions: &[i64]) -> Result<(), Error> {
+        if actions.len() != self.envs.len() {
+            return Err(Error::invalid(format!(
+                "actions: one a game ({}), got {}",
+                self.envs.len(),
+                actions.len()
+            )));
+        }
+        for (i, (env, &action)) in self.envs.iter().zip(actions).enumerate() {
+            if env.ended {
+                continue;
+            }
+            if !(0..NUM_ACTIONS as i64).contains(&action) {
+                return Err(Error::invalid(format!(
+                    "actions[{i}]: an action id is 0..{}, got {action}",
+                    NUM_ACTIONS - 1
+                )));
+            }
+            if env.legal_mask() & (1 << action) == 0 {
+                let error = env
+                    .game
+                    .hand()
+                    .check(action as u8)
+                    .err()
+                    .unwrap_or_else(|| {
+                        Error::invalid(format!("actions[{i}]: {action} is not legal"))
+                    });
+                return Err(in_game(i, error));
+            }
+        }
+        Ok(())
+    }
+
+    /// One step in every game with `actions` (checked by [`VectorEnv::check`]).
+    ///
+    /// # Safety
+    /// As [`VectorEnv::reset`]; `actions` passed [`VectorEnv::check`].
+    pub unsafe fn step(&mut self, actions: &[i64], out: Outputs) {
+        // SAFETY: passed on from the caller.
+        unsafe { self.run(|i| actions[i] as u8, out) }
+    }
+
+    /// Steps every game `i` with `action(i)`, chunks in parallel.
+    ///
+    /// # Safety
+    /// As [`VectorEnv::step`].
+    unsafe fn run(&mut self, action: impl Fn(usize) -> u8 + Sync, out: Outputs) {
+        let config = self.config;
+        let chunk = self.chunk;
+        let work = |(c, (envs, bot)): (usize, (&mut [Env], &mut ChunkBot))| {
+            for (j, env) in envs.iter_mut().enumerate() {
+                let i = c * chunk + j;
+                // SAFETY: game i's rows are written by this chunk's worker only.
+                let mut row = unsafe { out.row(i, config.encoding) };
+                env.step(&config, bot, action(i), &mut row);
+            }
+        };
+        if self.threads == 1 || self.bots.len() == 1 {
+            self.envs
+                .chunks_mut(chunk)
+                .zip(self.bots.iter_mut())
+                .enumerate()
+                .for_each(work);
+        } else {
+            let (envs, bots) = (&mut self.envs, &mut self.bots);
+            on_pool(self.threads, || {
+                envs.par_chunks_mut(chunk)
+                    .zip(bots.par_iter_mut())
+                    .enumerate()
+                    .for_each(work)
+            });
+        }
+    }
+
+    /// Game `i`'s episode so far: its seed, its (first) dealer and its actions in order (a
+    /// `HandState` or `MatchState` of that seed and dealer replaying them is the game's
+    /// state). `None` if `i` is out of range.
+    pub fn record(&self, i: usize) -> Option<(u64, u8, &[u8])> {
+        self.envs
+            .get(i)
+            .map(|env| (env.episode_seed, env.first_dealer, env.actions.as_slice()))
+    }
+}
+
+/// `error` for game `i`: its state description names the game.
+fn in_game(i: usize, error: Error) -> Error {
+    match error {
+        Error::Illegal {
+            action,
+            rule,
+            state,
+            reason,
+        } => Error::Illegal {
+            action,
+            rule,
+            state: format!("game {i}: {state}"),
+            reason,
+        },
+        other => other,
+    }
+}
+
+/// The bytes of one observation row under `encoding`.
+pub const fn observation_bytes(encoding: Encoding) -> usize {
+    match encoding {
+        Encoding::Tensor => TENSOR_SIZE * 4,
+        Encoding::Compact => COMPACT_SIZE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Buffers for `n` games.
+    struct Buffers {
+        tensor: Vec<f32>,
+        compact: Vec<u8>,
+        mask: Vec<i8>,
+        seat: Vec<i64>,
+        reward: Vec<f32>,
+        terminated: Vec<bool>,
+        hand_over: Vec<bool>,
+        score: Vec<i32>,
+    }
+
+    impl Buffers {
+        fn new(n: usize) -> Buffers {
+            Buffers {
+                tensor: vec![0.0; n * TENSOR_SIZE],
+                compact: vec![0; n * COMPACT_SIZE],
+                mask: vec![0; n * NUM_ACTIONS as usize],
+                seat: vec![0; n],
+                reward: vec![0.0; n],
+                terminated: vec![false; n],
+                hand_over: vec![false; n],
+                score: vec![0; 2 * n],
+            }
+        }
+
+        fn outputs(&mut self, encoding: Encoding) -> Outputs {
+            Outputs {
+                observation: match encoding {
+                    Encoding::Tensor => self.tensor.as_mut_ptr() as *mut u8,
+                    Encoding::Compact => self.compact.as_mut_ptr(),
+                },
+                action_mask: self.mask.as_mut_ptr(),
+                seat: self.seat.as_mut_ptr(),
+                reward: self.reward.as_mut_ptr(),
+                terminated: self.terminated.as_mut_ptr(),
+                hand_over: self.hand_over.as_mut_ptr(),
+                score: self.score.as_mut_ptr(),
+            }
+        }
+    }
+
+    /// The lowest legal action of every game, read from its mask.
+    fn lowest(buffers: &Buffers, n: usize) -> Vec<i64> {
+        (0..n)
+            .map(|i| {
+                let mask = &buffers.mask[i * NUM_ACTIONS as usize..][..NUM_ACTIONS as usize];
+                mask.iter().position(|&m| m == 1).unwrap_or(0) as i64
+            })
+            .collect()
+    }
+
+    /// One and three threads give the same observations, rewards and ends, with bots in the
+    /// other team's seats, for hands and matches.
+    #[test]
+    fn thread_count_changes_nothing() {
+        for episode in [Episode::Hand, Episode::Match] {
+            let config = Config {
+                rules: Rules::default(),
+                controlled: [true, false, true, false],
+                opponents: Some(BotSpec::Greedy),
+                episode,
+                encoding: Encoding::Compact,
+            };
+            let n = 7;
+            let mut one = VectorEnv::new(n, config, 3, 1);
+            let mut three = VectorEnv::new(n, config, 3, 3);
+            let (mut a, mut b) = (Buffers::new(n), Buffers::new(n));
+            // SAFETY: the buffers hold n rows each.
+            unsafe {
+                one.reset(Some(11), a.outputs(Encoding::Compact));
+                three.reset(Some(11), b.outputs(Encoding::Compact));
+            }
+            for _ in 0..600 {
+                assert_eq!(a.compact, b.compact);
+                assert_eq!(
+                    (&a.reward, &a.terminated, &a.score),
+                    (&b.reward, &b.terminated, &b.score)
+                );
+                let actions = lowest(&a, n);
+                one.check(&actions).unwrap();
+                // SAFETY: as above.
+                unsafe {
+                    one.step(&actions, a.outputs(Encoding::Compact));
+                    three.step(&actions, b.outputs(Encoding::Compact));
+                }
+            }
+        }
+    }
+}
