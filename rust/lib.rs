@@ -34,6 +34,7 @@ mod heuristic;
 mod infoset;
 mod matches;
 mod observe;
+mod registry;
 mod rng;
 mod rules;
 mod runs;
@@ -94,8 +95,9 @@ pub use search::worlds::WorldSampler;
 pub use view_json::table_view_json;
 
 // Bots, batches, tournaments and the double-dummy solver.
-pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT_NAMES};
+pub use bots::{random_action, GreedyBot, Params, Policy, RandomBot};
 pub use heuristic::HeuristicBot;
+pub use registry::{BotSpec, BOT_NAMES};
 pub use search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 pub use self_play::{play_logs, row_starts, write_rows, HandLog, Rows};
 pub use sim::{simulate, simulate_on, Batch, Summary};

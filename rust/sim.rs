@@ -12,11 +12,12 @@ use rayon::prelude::*;
 #[cfg(target_arch = "x86_64")]
 use crate::bits::has_bmi2;
 use crate::bits::select_with;
-use crate::bots::{random_action, BotSpec, Policy};
+use crate::bots::{random_action, Policy};
 use crate::cards::Card;
 use crate::deal::deal_with;
 use crate::infoset::{InfoSet, InfoTracker};
 use crate::matches::Match;
+use crate::registry::BotSpec;
 use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::scoring::Outcome;

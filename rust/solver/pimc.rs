@@ -68,7 +68,7 @@ impl Policy for PimcBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BotSpec;
+    use crate::registry::BotSpec;
     use crate::rules::Rules;
     use crate::state::{Hand, CALL_BASE};
 
