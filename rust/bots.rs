@@ -1,17 +1,16 @@
 //! Bots behind one interface: a [`Policy`] chooses an action from an [`InfoSet`] (what its seat
 //! knows, nothing more) and the legal action ids; [`Params`] are the `key=value` parameters of a
 //! bot's spec, which each bot's own parser takes (the specs themselves are rust/registry.rs,
-//! which imports every bot; no bot imports it). Here: the uniform random bot (the playout policy
-//! of docs/ENGINE.md, picking the k-th set bit of the legal mask) and the greedy bot that calls
-//! on strength and plays the cheapest winning card.
+//! which imports every bot; no bot imports it). The rule-of-thumb bots are in rust/bots/, one
+//! file a bot; ISMCTS is in rust/search/ and PIMC in rust/solver/.
 
-use crate::bits::select;
-use crate::cards::{Card, CardSet, Suit};
+pub(crate) mod greedy;
+pub(crate) mod heuristic;
+pub(crate) mod random;
+
 use crate::error::Error;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
-use crate::state::{Phase, CALL_BASE, PASS};
-use crate::tricks::{card_points, strength, TrickSoFar};
 
 /// A bot: chooses one of the `legal` action ids (a mask, bit = id, never empty) for the seat of
 /// `info`, which is to move. Sees only the information set; draws any randomness from `rng`
@@ -19,28 +18,6 @@ use crate::tricks::{card_points, strength, TrickSoFar};
 pub trait Policy: Send {
     /// The action id to take.
     fn act(&mut self, info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8;
-}
-
-/// Every legal action equally likely.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RandomBot;
-
-impl Policy for RandomBot {
-    #[inline]
-    fn act(&mut self, _info: &InfoSet, legal: u64, rng: &mut SplitMix64) -> u8 {
-        random_action(legal, rng)
-    }
-}
-
-/// Calls its strongest suit when it is strong enough; wins tricks cheaply, feeds points to a
-/// winning partner, and throws its cheapest card otherwise.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct GreedyBot;
-
-impl Policy for GreedyBot {
-    fn act(&mut self, info: &InfoSet, legal: u64, _rng: &mut SplitMix64) -> u8 {
-        greedy_action(info, legal)
-    }
 }
 
 /// The `key=value` parameters of a bot spec, taken one by one by the bot's parser.
@@ -120,93 +97,5 @@ impl Params {
             ))),
             None => Ok(()),
         }
-    }
-}
-
-/// A uniformly random id of `mask` (not empty): the `below(popcount)`-th set bit.
-#[inline]
-pub fn random_action(mask: u64, rng: &mut SplitMix64) -> u8 {
-    select(mask, rng.below(mask.count_ones())) as u8
-}
-
-fn greedy_action(info: &InfoSet, mask: u64) -> u8 {
-    if info.phase() == Phase::Auction {
-        return greedy_call(info, mask);
-    }
-    let Some(trump) = info.trump() else {
-        return mask.trailing_zeros() as u8;
-    };
-    let legal = CardSet(mask);
-    let trick = info.current_trick();
-    let cheapest = |cards: CardSet| -> Card {
-        cards
-            .iter()
-            .min_by_key(|&c| (card_points(c, trump), strength(c, trump), c.suit() == trump))
-            .unwrap_or_else(|| Card::from_index_unchecked(mask.trailing_zeros() as u8))
-    };
-    if trick.is_empty() {
-        // Lead a plain ace if there is one; else the cheapest card.
-        let aces = legal
-            .iter()
-            .find(|c| c.suit() != trump && strength(*c, trump) == 8);
-        return aces.unwrap_or_else(|| cheapest(legal)).index();
-    }
-    let so_far = *info.trick();
-    let position = trick.len();
-    if position >= 2 && so_far.winner() == position - 2 {
-        // The partner is winning: add the most points that are not a trump J or 9.
-        let feed = legal
-            .iter()
-            .filter(|c| c.suit() != trump)
-            .max_by_key(|&c| card_points(c, trump));
-        return feed.unwrap_or_else(|| cheapest(legal)).index();
-    }
-    let winners: CardSet = legal
-        .iter()
-        .filter(|&card| wins_so_far(so_far, card, trump))
-        .collect();
-    if winners.is_empty() {
-        cheapest(legal).index()
-    } else {
-        winners
-            .iter()
-            .min_by_key(|&c| (c.suit() == trump, strength(c, trump)))
-            .unwrap_or_else(|| cheapest(winners))
-            .index()
-    }
-}
-
-/// Whether `card` played to `trick` would be winning it so far (R5.2).
-pub fn wins_so_far(trick: TrickSoFar, card: Card, trump: Suit) -> bool {
-    let mut next = trick;
-    next.push(card, trump);
-    next.winner() == trick.len()
-}
-
-/// Calls the suit whose known cards are worth most as trump, if worth enough or if passing is
-/// not allowed.
-fn greedy_call(info: &InfoSet, mask: u64) -> u8 {
-    let known = info.hand();
-    let value = |suit: Suit| -> u32 {
-        known
-            .of_suit(suit)
-            .iter()
-            .map(|c| card_points(c, suit) + 6)
-            .sum::<u32>()
-            + known
-                .iter()
-                .filter(|c| c.suit() != suit && strength(*c, suit) == 8)
-                .count() as u32
-                * 8
-    };
-    let best = Suit::ALL
-        .into_iter()
-        .max_by_key(|&s| value(s))
-        .unwrap_or(Suit::Clubs);
-    let may_pass = mask & (1 << PASS) != 0;
-    if may_pass && value(best) < 50 {
-        PASS
-    } else {
-        CALL_BASE + best as u8
     }
 }

@@ -4,9 +4,11 @@
 
 use std::fmt;
 
-use crate::bots::{GreedyBot, Params, Policy, RandomBot};
+use crate::bots::greedy::GreedyBot;
+use crate::bots::heuristic::HeuristicBot;
+use crate::bots::random::RandomBot;
+use crate::bots::{Params, Policy};
 use crate::error::Error;
-use crate::heuristic::HeuristicBot;
 use crate::search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 
 /// A bot and its parameters. Text form `name` or `name:key=value,key=value` (what `simulate`,
@@ -18,7 +20,7 @@ pub enum BotSpec {
     Random,
     /// [`GreedyBot`].
     Greedy,
-    /// [`crate::heuristic::HeuristicBot`].
+    /// [`HeuristicBot`].
     Heuristic,
     /// [`crate::search::ismcts::IsmctsBot`] with its parameters.
     Ismcts(IsmctsParams),

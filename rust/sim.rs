@@ -12,7 +12,8 @@ use rayon::prelude::*;
 #[cfg(target_arch = "x86_64")]
 use crate::bits::has_bmi2;
 use crate::bits::select_with;
-use crate::bots::{random_action, Policy};
+use crate::bots::random::random_action;
+use crate::bots::Policy;
 use crate::cards::Card;
 use crate::deal::deal_with;
 use crate::infoset::{InfoSet, InfoTracker};
@@ -206,7 +207,7 @@ pub fn play_hand_noting(
     hand
 }
 
-/// [`play_hand`] for four random bots: the same draws as [`crate::bots::RandomBot`], without
+/// [`play_hand`] for four random bots: the same draws as [`crate::bots::random::RandomBot`], without
 /// building information sets or dispatching per action.
 fn play_random_hand(batch: &Batch, index: u64) -> Hand {
     #[cfg(target_arch = "x86_64")]

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyString};
 use super::convert::{int_arg, invalid, text_of, to_py_err};
 use super::rules::rules_arg;
 use super::states::PyHandState;
-use crate::bots::random_action;
+use crate::bots::random::random_action;
 use crate::deal::deal_with;
 use crate::infoset::InfoSet;
 use crate::registry::BotSpec;

@@ -5,7 +5,8 @@
 //! suit), and plays like it in table mode (R8), which the solver does not play.
 
 use super::solve;
-use crate::bots::{GreedyBot, Policy};
+use crate::bots::greedy::GreedyBot;
+use crate::bots::Policy;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::search::worlds::WorldSampler;
