@@ -50,7 +50,7 @@ import tarabish
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from serverkit import Postgres, Server, free_port, postgres
+from serverkit import ROOMY, Postgres, Server, free_port, postgres
 from tarabish.server import GC_THRESHOLDS
 from tarabish.server.store import Store
 
@@ -70,6 +70,15 @@ SETTLE_SECONDS = 10.0
 """How long the clients may take to join before the clock starts, and to hear the broadcast of
 their last action after it stops."""
 SEATS = 4
+OPEN_LIMITS = (
+    *ROOMY,
+    "--max-connections",
+    "40000",
+    "--max-connections-per-address",
+    "40000",
+)
+"""The load comes from one address, so the run raises the per-address limits (and the cap of the
+process) with their flags; the defaults protect a real deployment (docs/SECURITY.md)."""
 # RFC 6455 framing: FIN + opcode, the mask bit, and a zero masking key.
 TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA
 FIN = 0x80
@@ -500,14 +509,16 @@ def run(
             for _ in range(servers):
                 # Each process is known by the address its clients reach it at (its server id).
                 port = free_port()
-                running.append(Server(url, port=port, server_id=f"127.0.0.1:{port}"))
+                running.append(
+                    Server(url, port=port, server_id=f"127.0.0.1:{port}", flags=OPEN_LIMITS)
+                )
             # Tables are spread over the processes; each table's clients go to the process its
             # summary names (``server``), as a client of a real deployment does.
             by_id = {server.server_id: server for server in running}
             hosts: dict[str, Server] = {}
             for seed in range(tables):
                 status, summary = running[seed % servers].request(
-                    "POST", "/api/tables", {"rules": RULES, "seed": seed}
+                    "POST", "/api/tables", {"rules": RULES, "seed": seed, "practice": True}
                 )
                 assert status == 201, summary
                 hosts[summary["table"]] = by_id[summary["server"]]

@@ -35,6 +35,10 @@ CARD = re.compile(r"^[6789TJQKA][CDHS]$")
 CALLS = (44, 45)
 
 
+ROOMY = ("--create-burst", "100000", "--create-per-minute", "100000")
+"""The flags every test server gets unless it asks otherwise: the suite creates tables faster
+than the default creation limit allows one address (tests/test_server_limits.py tests it)."""
+
 _STARTED: list[subprocess.Popen[str]] = []
 
 
@@ -49,7 +53,15 @@ def _kill_leftovers() -> None:
 class Server:
     """``tarabish serve`` running in a subprocess on a free loopback port."""
 
-    def __init__(self, db: str, *, port: int = 0, server_id: str = "test") -> None:
+    def __init__(
+        self,
+        db: str,
+        *,
+        port: int = 0,
+        server_id: str = "test",
+        flags: tuple[str, ...] = ROOMY,
+        limits: dict[int, int] | None = None,
+    ) -> None:
         self.db = db
         self.server_id = server_id
         self.process = subprocess.Popen(
@@ -66,10 +78,12 @@ class Server:
                 ENGINE,
                 "--server-id",
                 server_id,
+                *flags,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=None if limits is None else lambda: _set_limits(limits),
         )
         _STARTED.append(self.process)
         self.stderr: list[str] = []
@@ -109,9 +123,14 @@ class Server:
             assert time.monotonic() < deadline, f"no log entry {message!r} {fields}"
             time.sleep(0.02)
 
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method)
+        sent = {"Content-Type": "application/json"} if data is not None else {}
+        request = urllib.request.Request(
+            self.url.rstrip("/") + path, data=data, method=method, headers=sent | (headers or {})
+        )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
                 return response.status, json.loads(response.read() or b"null")
@@ -125,6 +144,10 @@ class Server:
             return 0, None
 
     def create(self, **config: Any) -> str:
+        """A new table's id; a chosen ``seed`` makes it a practice table (the oracle of a test
+        needs the seed before the match is over)."""
+        if "seed" in config:
+            config.setdefault("practice", True)
         status, answer = self.request("POST", "/api/tables", config)
         assert status == 201, answer
         return str(answer["table"])
@@ -143,6 +166,22 @@ class Server:
                 self.process.kill()
                 self.process.wait(10)
         return self.process.returncode
+
+
+def _set_limits(limits: dict[int, int]) -> None:
+    """In the child before it runs the server: resource limits (``resource.RLIMIT_...``)."""
+    import resource
+
+    for kind, value in limits.items():
+        resource.setrlimit(kind, (value, value))
+
+
+def rss_bytes(pid: int) -> int:
+    """A process's resident memory (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
 
 
 @contextlib.contextmanager

@@ -48,6 +48,8 @@ _HAND_KEYS = ("dealer", "scores_before", "deal", "actions")
 # Keys of replay's output: accepted on input (so an output can be replayed) and recomputed.
 OUTPUT_RECORD_KEYS = ("totals", "winner")
 _OUTPUT_HAND_KEYS = ("result",)
+# Accepted on input and not replayed: a server's revealed seed and salt (docs/RECORDS.md).
+_PROVENANCE_KEYS = ("fairness",)
 
 
 class RecordError(InvalidInputError):
@@ -320,7 +322,7 @@ def parse_record(source: str | bytes | dict[str, Any] | Record) -> Record:
         raise RecordError(f"a record is a JSON object, got {type(data).__name__}")
     if data.get("format") != FORMAT:
         raise RecordError(f"'format' must be {excerpt(FORMAT)}, got {excerpt(data.get('format'))}")
-    _check_keys(data, _RECORD_KEYS, OUTPUT_RECORD_KEYS, "the record", None)
+    _check_keys(data, _RECORD_KEYS, (*OUTPUT_RECORD_KEYS, *_PROVENANCE_KEYS), "the record", None)
     rules = _parse_rules(data)
     hands_data = data.get("hands")
     if not isinstance(hands_data, list) or not hands_data:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..server.limits import Limits
+from ..server.limits import add_flags as add_limit_flags
 from . import _options
 from ._command import Command
 
@@ -42,6 +44,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="this process's name in a shared database (default HOST:PORT); a restart with "
         "the same id resumes its tables",
     )
+    add_limit_flags(parser.add_argument_group("limits (docs/SECURITY.md)"))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -53,7 +56,12 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    return serve_main(args.host, args.port, args.db, args.engine, args.server_id)
+    try:
+        limits = Limits.from_args(args)
+    except ValueError as error:
+        args.parser.error(str(error))
+    status: int = serve_main(args.host, args.port, args.db, args.engine, args.server_id, limits)
+    return status
 
 
 COMMAND = Command(

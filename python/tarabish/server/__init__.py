@@ -3,113 +3,31 @@
 Starlette on uvicorn: tables over one WebSocket per client with the JSON messages of
 docs/PROTOCOL.md, built only from the engine's per-seat ``events()`` and ``table_view()``
 (docs/EVENTS.md, docs/TABLE.md); every accepted action is committed to SQLite (WAL) or
-PostgreSQL before it is broadcast; a page to play in the browser at ``/``.
+PostgreSQL before it is broadcast; a page to play in the browser at ``/``; safe in the open
+(docs/SECURITY.md: every limit in ``limits``).
+
+The names below load the server (uvicorn, Starlette) when first used, so that ``limits`` and
+``fairness`` can be imported without it.
 """
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import socket
-import sys
-from types import FrameType
+import importlib
+from typing import Any
 
-import uvicorn
+__all__ = ["DEFAULT_DB", "GC_THRESHOLDS", "GameServer", "create_app", "main", "serve"]
 
-from .app import GameServer, create_app
-from .engine import ENGINE, engine_module
-from .store import Store
-
-__all__ = ["DEFAULT_DB", "GameServer", "create_app", "serve"]
-
-DEFAULT_DB = "sqlite:///tarabish-server.sqlite3"
-"""The database of ``tarabish serve`` without ``--db``: a SQLite file in the current folder."""
-SEND_BUFFER_BYTES = 65536
-"""The kernel send buffer of each connection (SO_SNDBUF; Linux doubles it): with the 64 KiB the
-transport buffers above it, the most a client that does not read can have waiting for it."""
-GC_THRESHOLDS = (50_000, 50, 100)
-"""The garbage collector's thresholds in the server process (Python's are 700, 10, 10). A server
-with thousands of connections holds many long-lived objects, which each collection of the older
-generations walks again; with Python's thresholds that was a quarter of the server's CPU under
-load. Nearly everything the server makes per action is freed by reference counting, so
-collecting rarely costs little memory."""
-GRACEFUL_SECONDS = 10
-"""On SIGINT/SIGTERM, how long open connections have to close before they are cut."""
+_WHERE = {
+    "DEFAULT_DB": "process",
+    "GC_THRESHOLDS": "process",
+    "GameServer": "app",
+    "create_app": "app",
+    "main": "process",
+    "serve": "process",
+}
 
 
-class _Uvicorn(uvicorn.Server):
-    """uvicorn's server, except that after the graceful shutdown a SIGINT or SIGTERM asked
-    for it returns (exit status 0) instead of raising the signal again."""
-
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        super().handle_exit(sig, frame)
-        self._captured_signals.clear()
-
-
-async def _run(server: uvicorn.Server, host: str, listening: socket.socket) -> None:
-    task = asyncio.ensure_future(server.serve(sockets=[listening]))
-    while not server.started and not task.done():
-        await asyncio.sleep(0.02)
-    if server.started:
-        gc.freeze()  # what startup made (modules, resumed tables) lives on: never walk it again
-        port = server.servers[0].sockets[0].getsockname()[1]
-        shown = f"[{host}]" if ":" in host else host
-        print(f"tarabish serve: open http://{shown}:{port}/", flush=True)
-    await task
-
-
-def serve(
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    db: str = DEFAULT_DB,
-    *,
-    engine: str = ENGINE,
-    server_id: str | None = None,
-    log_level: str = "info",
-) -> int:
-    """Run the server until SIGINT or SIGTERM (a graceful shutdown: connections are closed,
-    actions being committed finish, the store commits every queued write). Returns the exit
-    status: 0, or 1 if it could not start (for instance, the port is in use)."""
-    from . import logs
-    from .protocol import MAX_FRAME_BYTES
-
-    logs.configure(log_level)
-    gc.set_threshold(*GC_THRESHOLDS)
-    game = GameServer(
-        Store(db), engine_module(engine), server_id or f"{socket.gethostname()}:{port}"
-    )
-    config = uvicorn.Config(
-        create_app(game),
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_max_size=MAX_FRAME_BYTES,
-        ws_per_message_deflate=False,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        lifespan="on",
-        log_config=None,
-        access_log=False,
-        timeout_graceful_shutdown=GRACEFUL_SECONDS,
-    )
-    server = _Uvicorn(config)
-    try:
-        listening = config.bind_socket()  # logs why it could not (the port is in use ...)
-    except SystemExit:
-        return 1
-    # Accepted connections inherit it: a client that stops reading holds at most this much of
-    # the kernel's memory, and its sends stop (then time out, P1.4) instead of piling up.
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER_BYTES)
-    with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
-        runner.run(_run(server, host, listening))
-    return 0 if server.started else 1
-
-
-def main(host: str, port: int, db: str | None, engine: str, server_id: str | None) -> int:
-    """``tarabish serve``."""
-    try:
-        return serve(host, port, db or DEFAULT_DB, engine=engine, server_id=server_id)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        sys.stdout.flush()
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)

@@ -7,7 +7,8 @@ routes. The WebSocket at ``/ws`` is served by ``Connection`` on the ASGI calls t
 messages, and the framework's layers per message were a visible part of the server's CPU.
 A table lives on the process that created it (``owner``, its server id); on start a
 process resumes every unfinished table it owns from the database (with SQLite: every unfinished
-table of the file).
+table of the file). ``guard.Guard`` stands in front of every route (Origin, request bounds,
+security headers, access log); the limits are ``limits.Limits`` (docs/SECURITY.md).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import orjson
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -32,12 +34,14 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .._errors import TarabishError
-from .._record import to_record
 from . import protocol
-from .analysis import analysis_routes
+from .analysis import MAX_RECORD_BYTES, analysis_routes
+from .bots import BotPool
 from .client import SEND_TIMEOUT, Client, Socket, encode
+from .guard import Guard
+from .limits import Limits, flag
 from .names import names_routes
-from .protocol import ProtocolError, RateLimit
+from .protocol import AddressRates, ProtocolError, RateLimit
 from .store import Store, StoreConflict, StoreUnavailable, token_hash
 from .table import Table, TableConfig
 
@@ -46,22 +50,39 @@ log = logging.getLogger("tarabish.server")
 STATIC = Path(__file__).with_name("static")
 WEBSOCKET_PATH = "/ws"
 SWEEP_SECONDS = 1.0
-"""How often the server looks for clients too slow to take their messages (P1.4)."""
+"""How often the server looks for clients too slow to take their messages (P1.4) and for
+tables to let go (expired, or finished and left)."""
 CLOSE_POLICY = 1008
 TOKEN_BYTES = 18
+LIST_DEFAULT = 50
+LIST_MAX = 200
+"""``GET /api/tables?limit=``: the page's size when not given, and the most it may be."""
 
 
 class GameServer:
-    """The tables of one server process, its store and its engine module."""
+    """The tables of one server process, its store, its engine module and its limits."""
 
-    def __init__(self, store: Store, module: ModuleType, server_id: str) -> None:
+    def __init__(
+        self, store: Store, module: ModuleType, server_id: str, limits: Limits | None = None
+    ) -> None:
         self.store = store
         self.module = module
         self.server_id = server_id
+        self.limits = limits or Limits()
+        self.pool = BotPool(self.limits)
+        self.creations = AddressRates(self.limits.create_per_minute, self.limits.create_burst)
         self.tables: dict[str, Table] = {}
         self.ready = False
         self.stopping = False
+        self.draining = False
+        """Set at SIGTERM: ``/healthz`` answers 503 from then on."""
         self._sweeper: asyncio.Task[None] | None = None
+
+    def _host(self, stored: Any) -> Table:
+        table = Table.from_stored(stored, self.module, self.store, self.server_id, self.pool)
+        self.tables[table.id] = table
+        table.changed()
+        return table
 
     async def startup(self) -> None:
         """Open the store and resume every unfinished table this server owns."""
@@ -69,9 +90,7 @@ class GameServer:
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
         owner = self.server_id if self.store.is_postgres else None
         for stored in await self.store.unfinished(owner):
-            table = Table.from_stored(stored, self.module, self.store, self.server_id)
-            self.tables[table.id] = table
-            table.changed()
+            self._host(stored)
         self.ready = True
         log.info(
             "ready",
@@ -94,20 +113,50 @@ class GameServer:
             for client in list(table.clients):
                 client.close(1001, "the server is shutting down")
         await self.store.stop()
+        self.pool.shutdown()
         log.info("stopped", extra={"tables": len(self.tables)})
 
+    @property
+    def health(self) -> str:
+        """``ready``, or why not: ``starting``, ``stopping`` or ``degraded`` (the database's
+        last commit failed)."""
+        if self.stopping or self.draining:
+            return "stopping"
+        if not self.ready:
+            return "starting"
+        return "degraded" if self.store.degraded else "ready"
+
     async def _sweep(self) -> None:
-        """Once a second, disconnect every client a message has waited for too long (P1.4)."""
+        """Once a second: disconnect every client a message has waited for too long (P1.4),
+        and let go of the tables whose time is up."""
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             now = time.monotonic()
             for table in list(self.tables.values()):
                 for client in list(table.clients):
                     client.check_pace(now)
+                if not table.clients and not self.stopping:
+                    await self._let_go(table, now - table.idle_since)
+            self.creations.prune(now)
+
+    async def _let_go(self, table: Table, idle: float) -> None:
+        """A finished table leaves memory ``finished_table_seconds`` after its last client
+        (the database keeps it); a table nobody sat at or watched for ``idle_table_seconds``
+        expires, and is deleted."""
+        if table.state.is_terminal:
+            if idle >= self.limits.finished_table_seconds:
+                self.tables.pop(table.id, None)
+                await table.close()
+        elif not table.tokens and idle >= self.limits.idle_table_seconds:
+            self.tables.pop(table.id, None)
+            await table.close()
+            with contextlib.suppress(StoreUnavailable):
+                await self.store.forget(table.id)
+            log.info("table expired", extra={"table": table.id})
 
     async def create_table(self, data: Any) -> Table:
-        config = TableConfig.from_request(data, self.module)
-        table = Table(config, self.module, self.store, self.server_id)
+        config = TableConfig.from_request(data, self.module, self.limits)
+        table = Table(config, self.module, self.store, self.server_id, self.pool)
         await self.store.create_table(config.id, self.server_id, time.time(), config.to_dict())
         self.tables[config.id] = table
         log.info("table created", extra={"table": config.id, "seats": list(config.seats)})
@@ -131,16 +180,32 @@ class GameServer:
         if stored is None:
             raise ProtocolError("no_table", "P2.1", f"there is no table {table_id!r}")
         if table_id not in self.tables:  # another hello may have loaded it meanwhile
-            self.tables[table_id] = Table.from_stored(
-                stored, self.module, self.store, self.server_id
-            )
-            self.tables[table_id].changed()
+            return self._host(stored)
         return self.tables[table_id]
 
-    def forget_if_idle(self, table: Table) -> None:
-        """A finished table without clients leaves memory (the database keeps it)."""
-        if table.state.is_terminal and not table.clients and not self.stopping:
-            self.tables.pop(table.id, None)
+    def listing(self, limit: int, after: str | None) -> dict[str, Any]:
+        """A page of this process's live tables in creation order: ``limit`` summaries after
+        the table ``after`` (exclusive), and the id to ask ``after`` next (None at the end).
+        ``ProtocolError`` if ``after`` is not a live table."""
+        tables = iter(self.tables.values())
+        if after is not None:
+            if after not in self.tables:
+                raise ProtocolError(
+                    "no_table", "P6.4", f"'after': no live table {after!r} (list from the start)"
+                )
+            for table in tables:
+                if table.id == after:
+                    break
+        page = []
+        for table in tables:
+            page.append(table)
+            if len(page) == limit:
+                break
+        more = bool(page) and next(tables, None) is not None
+        return {
+            "tables": [table.summary() for table in page],
+            "next": page[-1].id if more else None,
+        }
 
 
 # -- the WebSocket protocol ------------------------------------------------------------------
@@ -175,7 +240,6 @@ class Connection:
             if client is not None:
                 client.table.detach(client)
                 await client.stop()
-                self.server.forget_if_idle(client.table)
                 log.info("left", extra={"table": client.table.id, "seat": client.seat})
 
     async def _read(self) -> None:
@@ -212,6 +276,10 @@ class Connection:
                 await self._handle(protocol.parse(frame.get("text")))
             except ProtocolError as error:
                 await self.reply(error.to_message())
+                if error.code == "full":  # P2.5: closed at once
+                    await self.websocket.close(CLOSE_POLICY, "P2.5 the table is full")
+                    self.websocket.abort_later()
+                    return
             except StoreUnavailable as error:
                 log.error("database unavailable", extra={"error": str(error)})
                 refusal = ProtocolError("unavailable", "P3.5", f"{error}; nothing changed")
@@ -237,6 +305,13 @@ class Connection:
             seat = self._resume(table, message["token"])
         else:
             since = protocol.since(message)
+            cap = self.server.limits.max_spectators
+            if table.spectators >= cap:
+                raise ProtocolError(
+                    "full",
+                    "P2.5",
+                    f"table {table.id!r} has its {cap} spectators ({flag('max_spectators')})",
+                )
         client = Client(self.websocket, table, seat, since)
         welcome: dict[str, Any] = {"type": "welcome", "table": table.id, "seat": seat}
         if token is not None:
@@ -289,29 +364,55 @@ class Connection:
 
 
 def create_app(server: GameServer) -> ASGIApp:
-    """The ASGI application of ``server``: ``/ws`` to ``Connection``, the rest to Starlette."""
+    """The ASGI application of ``server``: ``/ws`` to ``Connection``, the rest to Starlette,
+    all behind ``Guard``."""
 
     async def healthz(request: Request) -> Response:
-        if server.ready and not server.stopping:
-            return JSONResponse({"status": "ready", "tables": len(server.tables)})
-        return JSONResponse({"status": "starting" if not server.stopping else "stopping"}, 503)
+        health = server.health
+        if health == "ready":
+            return JSONResponse({"status": health, "tables": len(server.tables)})
+        return JSONResponse({"status": health}, 503)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
     async def list_tables(request: Request) -> Response:
-        return JSONResponse([table.summary() for table in server.tables.values()])
+        limit_text = request.query_params.get("limit", str(LIST_DEFAULT))
+        after = request.query_params.get("after")
+        if not limit_text.isdigit() or int(limit_text) < 1:
+            return _error(
+                400, "malformed", "P6.4", f"'limit' is a whole number 1 or more, got {limit_text!r}"
+            )
+        if after is not None and not protocol.is_table_id(after):
+            return _error(400, "malformed", "P6.4", f"'after' is a table id, got {after!r}")
+        try:
+            return JSONResponse(server.listing(min(int(limit_text), LIST_MAX), after))
+        except ProtocolError as error:
+            return JSONResponse(error.to_message(), 400)
 
     async def create_table(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > protocol.MAX_MESSAGE_BYTES:
-            return _error(413, "too_large", "P1.1", "a request is at most 4096 bytes")
+        if server.stopping or server.draining:
+            return _error(503, "stopping", "P3.4", "the server is shutting down")
+        client = request.client
+        wait = server.creations.allow(client.host if client else "?")
+        if wait is not None:
+            response = _error(
+                429,
+                "rate_limited",
+                "P6.3",
+                f"at most {server.limits.create_per_minute:g} tables a minute from one address "
+                f"({server.limits.create_burst} at once; {flag('create_per_minute')})",
+            )
+            response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+            return response
         try:
-            data = json.loads(body or b"{}")
+            data = orjson.loads(await request.body() or b"{}")
         except ValueError as error:
             return _error(400, "malformed", "P5.1", f"not JSON: {error}")
-        if server.stopping:
-            return _error(503, "stopping", "P3.4", "the server is shutting down")
+        if protocol.json_depth(data) > protocol.MAX_JSON_DEPTH:
+            return _error(
+                400, "too_deep", "P6.2", f"JSON nests at most {protocol.MAX_JSON_DEPTH} deep"
+            )
         try:
             table = await server.create_table(data)
         except StoreConflict as error:
@@ -322,18 +423,26 @@ def create_app(server: GameServer) -> ASGIApp:
             return _error(400, "invalid", "P5.1", str(error))
         return JSONResponse(table.summary(), 201)
 
-    async def show_table(request: Request) -> Response:
+    async def live_table(request: Request) -> Table | Response:
+        """The table of the path, or the answer why not (404, or 503 without the database)."""
+        table_id = request.path_params["table"]
+        if not protocol.is_table_id(table_id):
+            return _error(404, "no_table", "P2.1", f"there is no table {table_id!r}")
         try:
-            table = await server.table(request.path_params["table"])
+            return await server.table(table_id)
         except ProtocolError as error:
             return JSONResponse(error.to_message(), 404)
-        return JSONResponse(table.summary())
+        except StoreUnavailable as error:
+            return _error(503, "unavailable", "P3.5", str(error))
+
+    async def show_table(request: Request) -> Response:
+        table = await live_table(request)
+        return table if isinstance(table, Response) else JSONResponse(table.summary())
 
     async def record(request: Request) -> Response:
-        try:
-            table = await server.table(request.path_params["table"])
-        except ProtocolError as error:
-            return JSONResponse(error.to_message(), 404)
+        table = await live_table(request)
+        if isinstance(table, Response):
+            return table
         if not table.state.is_terminal:
             return _error(
                 403,
@@ -341,7 +450,7 @@ def create_app(server: GameServer) -> ASGIApp:
                 "P5.2",
                 "the record shows every seat's cards: it is published when the match is over",
             )
-        return JSONResponse(to_record(table.state))
+        return JSONResponse(table.record())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -368,11 +477,11 @@ def create_app(server: GameServer) -> ASGIApp:
 
     async def app(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WEBSOCKET_PATH:
-            await Connection(server, Socket(receive, send)).run()
+            await Connection(server, Socket(scope, receive, send)).run()
         else:
             await http(scope, receive, send)
 
-    return app
+    return Guard(app, server.limits, {"/api/analysis": MAX_RECORD_BYTES})
 
 
 def _error(status: int, code: str, rule: str, message: str) -> Response:

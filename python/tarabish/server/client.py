@@ -5,8 +5,10 @@ remembers the last ``seq`` it was sent, and ``events(seat, since=that)`` (with t
 ``table_view``) is sent whenever it is woken: at once if nothing is waiting for the client (the
 send is driven in place, and nearly always the transport takes it without waiting, so the four
 messages of an action cost no task switch), else by its writer task when the client can take
-it. A slow client thus gets the events it missed in one message, its memory stays bounded, and
-its table never waits for it. Other messages
+it. A slow client thus gets the events it missed in pages of at most ``PAGE_BYTES`` (the next
+one only once the transport has taken the last; the view comes with the last page), its memory
+stays bounded, and its table never waits for it. Spectators' pages come from the table's one
+log of public events (``Table.public_events``). Other messages
 (welcome, table, error) go through a short queue; a client that lets it overflow, or that does
 not take a message within ``SEND_TIMEOUT`` seconds, is disconnected (it may reconnect and resume
 from its last ``seq``, docs/PROTOCOL.md). The second is watched by one sweep a second over all
@@ -27,7 +29,9 @@ from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 import orjson
-from starlette.types import Message, Receive, Send
+from starlette.types import Message, Receive, Scope, Send
+
+from .transport import ABORT
 
 if TYPE_CHECKING:
     from .table import Table
@@ -38,6 +42,10 @@ SEND_TIMEOUT = 10.0
 """Seconds a client has to take one message before it is disconnected."""
 MAX_QUEUED = 64
 """Messages other than game events that may wait for one client."""
+CLOSE_SECONDS = 2.0
+"""Seconds the close frame of a connection the server ends may wait to be sent."""
+PAGE_BYTES = 60 * 1024
+"""The events of one message at most (P1.4): with the view, a message stays under 64 KiB."""
 CLOSE_TOO_SLOW = 4008
 
 
@@ -50,11 +58,12 @@ class Socket:
     """One WebSocket as its raw ASGI calls (the server's hot path sends four messages an action:
     no framework layer sits between them and the server)."""
 
-    __slots__ = ("_receive", "_send")
+    __slots__ = ("_abort", "_receive", "_send")
 
-    def __init__(self, receive: Receive, send: Send) -> None:
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self._receive = receive
         self._send = send
+        self._abort = scope.get("extensions", {}).get(ABORT)
 
     async def receive(self) -> Message:
         """The next ASGI event: ``websocket.connect``, ``.receive`` or ``.disconnect``."""
@@ -73,6 +82,11 @@ class Socket:
 
     async def close(self, code: int, reason: str) -> None:
         await self._send({"type": "websocket.close", "code": code, "reason": reason})
+
+    def abort_later(self) -> None:
+        """Drop the connection in a few seconds unless it has ended by then."""
+        if self._abort is not None:
+            self._abort()
 
 
 class Client:
@@ -103,11 +117,13 @@ class Client:
             message = self.game_message()
             if message is None:
                 return
-            text, self.sent = message
+            text, self.sent, more = message
             sending = self.websocket.send_text(text)
             try:
                 waiting = sending.send(None)
             except StopIteration:
+                if more:
+                    self._wake.set()  # taken: the writer sends the next page
                 return
             except Exception:  # the socket is gone: the reader sees it too and cleans up
                 return
@@ -143,22 +159,33 @@ class Client:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.writer
 
-    def game_message(self) -> tuple[str, int] | None:
-        """The ``events`` message of what the client has not been sent (with the seat's table
-        view), as JSON text, and the last ``seq`` in it; None if there is nothing new. The
-        first one after a hello is sent even without events, so that a player always learns
-        where the table stands (P2.4). The view comes from the engine as JSON text already
-        (``table_view_json``): the one part of the message that is large."""
+    def game_message(self) -> tuple[str, int, bool] | None:
+        """The next page of the ``events`` the client has not been sent (with the seat's table
+        view on the last page), as JSON text, the last ``seq`` in it and whether more pages
+        follow; None if there is nothing new. The first one after a hello is sent even without
+        events, so that a player always learns where the table stands (P2.4). The view comes
+        from the engine as JSON text already (``table_view_json``)."""
+        if self.seat is None:
+            texts, last, more = self.table.public_events(self.sent, PAGE_BYTES)
+            if not texts and self._greeted:
+                return None
+            self._greeted = True
+            return '{"type":"events","events":[' + b",".join(texts).decode() + "]}", last, more
         state = self.table.state
         events = state.events(self.seat, self.sent)
         if not events and self._greeted:
             return None
         self._greeted = True
+        body = orjson.dumps(events)
+        more = len(body) > PAGE_BYTES
+        if more:
+            events = _first_page(events)
+            body = orjson.dumps(events)
         last = events[-1]["seq"] if events else self.sent
-        text = '{"type":"events","events":' + orjson.dumps(events).decode()
-        if self.seat is None:
-            return text + "}", last
-        return text + ',"view":' + state.table_view_json(self.seat) + "}", last
+        text = '{"type":"events","events":' + body.decode()
+        if more:
+            return text + "}", last, True
+        return text + ',"view":' + state.table_view_json(self.seat) + "}", last, False
 
     def check_pace(self, now: float) -> None:
         """Disconnect the client if a message has waited more than ``SEND_TIMEOUT`` seconds
@@ -191,8 +218,10 @@ class Client:
                     break
                 message = self.game_message()
                 if message is not None:
-                    text, self.sent = message
+                    text, self.sent, more = message
                     await self._put(text)
+                    if more:
+                        self._wake.set()
         except asyncio.CancelledError:
             if not self._too_slow:
                 raise
@@ -212,8 +241,19 @@ class Client:
             return
         code, reason = self._close
         with contextlib.suppress(Exception):
-            async with asyncio.timeout(SEND_TIMEOUT):
+            async with asyncio.timeout(CLOSE_SECONDS):
                 await self.websocket.close(code, reason)
+        self.websocket.abort_later()  # a client that takes no close frame either is dropped
+
+
+def _first_page(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first events of ``events`` that fit in ``PAGE_BYTES`` as JSON (at least one)."""
+    used = 0
+    for count, event in enumerate(events):
+        used += len(orjson.dumps(event)) + 1
+        if used > PAGE_BYTES and count:
+            return events[:count]
+    return events
 
 
 async def _finish(sending: Coroutine[Any, Any, None], waiting: Any) -> None:

@@ -49,11 +49,3 @@ def bot_choice(match: Any, seat: int, bot: str, seed: int) -> int:
         i for i in match.allowed_action_ids(seat) if i not in CALL_IDS
     ]
     return choices[random.Random(seed).randrange(len(choices))]
-
-
-def check_bot(module: ModuleType, bot: str) -> None:
-    """Raise ``InvalidInputError`` unless ``bot`` is a bot spec the engine can play."""
-    if not isinstance(bot, str) or not bot:
-        raise InvalidInputError(f"a bot is a spec like 'random' or 'greedy', got {bot!r}")
-    probe = module.MatchState(seed=0)
-    bot_choice(probe, probe.to_move, bot, 0)

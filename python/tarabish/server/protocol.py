@@ -29,6 +29,10 @@ FLOOD_CLOSE = 100
 HELLO_SECONDS = 10.0
 """P2.1: time a new connection has for its first message."""
 MAX_SINCE = (1 << 53) - 1
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""P2.1, P5.1: a table id, the same rule at creation, in a hello and in the page's address."""
+MAX_JSON_DEPTH = 8
+"""P6.2: the deepest nesting of a request body (a table's rules are two deep)."""
 
 HELLOS = {
     "join": {"type", "table", "seat"},
@@ -90,11 +94,33 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def is_table_id(value: Any) -> bool:
+    """Whether ``value`` is a table id: 1 to 64 of ``A-Z a-z 0-9 _ -``."""
+    return isinstance(value, str) and TABLE_ID.fullmatch(value) is not None
+
+
 def table_id(message: dict[str, Any]) -> str:
     value = message["table"]
-    if not isinstance(value, str) or not 0 < len(value) <= 64:
-        raise ProtocolError("malformed", "P2.1", f"'table' is a table id, got {value!r}")
-    return value
+    if not is_table_id(value):
+        raise ProtocolError(
+            "malformed", "P2.1", f"'table' is a table id ({TABLE_ID.pattern}), got {value!r}"
+        )
+    return str(value)
+
+
+def json_depth(value: Any) -> int:
+    """How deep ``value`` (parsed JSON) nests: 0 for a scalar, 1 for a flat list or object."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_JSON_DEPTH:
+                return deepest
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def since(message: dict[str, Any]) -> int:
@@ -151,8 +177,11 @@ def refused(error: TarabishError) -> ProtocolError:
 
 @dataclass(slots=True)
 class RateLimit:
-    """P1.3: a token bucket of ``BURST`` messages refilled at ``RATE`` a second."""
+    """A token bucket of ``burst`` at once refilled at ``rate`` a second (P1.3's messages:
+    ``BURST`` and ``RATE``)."""
 
+    rate: float = RATE
+    burst: float = BURST
     tokens: float = BURST
     last: float = 0.0
     refused_in_a_row: int = 0
@@ -160,7 +189,7 @@ class RateLimit:
     def allow(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         if self.last:
-            self.tokens = min(BURST, self.tokens + (now - self.last) * RATE)
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens >= 1.0:
             self.tokens -= 1.0
@@ -168,3 +197,36 @@ class RateLimit:
             return True
         self.refused_in_a_row += 1
         return False
+
+    def retry_after(self) -> float:
+        """Seconds until the next token."""
+        return max(0.0, (1.0 - self.tokens) / self.rate)
+
+
+class AddressRates:
+    """P6.3: a ``RateLimit`` per client address (table creation); buckets that have filled up
+    again are dropped (``prune``), so the map holds only recent addresses."""
+
+    def __init__(self, per_minute: float, burst: int) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = float(burst)
+        self.buckets: dict[str, RateLimit] = {}
+
+    def allow(self, address: str) -> float | None:
+        """None if ``address`` may go on now, else the seconds until it may."""
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = RateLimit(self.rate, self.burst, self.burst)
+        if bucket.allow():
+            return None
+        return bucket.retry_after()
+
+    def prune(self, now: float) -> None:
+        """Forget the addresses whose bucket is full again."""
+        full = [
+            address
+            for address, bucket in self.buckets.items()
+            if bucket.tokens + (now - bucket.last) * self.rate >= self.burst
+        ]
+        for address in full:
+            del self.buckets[address]

@@ -23,6 +23,7 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -34,6 +35,10 @@ from .._errors import InvalidInputError
 
 MAX_BATCH = 512
 """A transaction takes in more waiting batches while it has fewer jobs than this."""
+FILE_MODE = 0o600
+"""The SQLite file and its WAL and shared-memory files: the owner's alone (seeds, tokens'
+hashes)."""
+SQLITE_SIDE_FILES = ("", "-wal", "-shm")
 
 SCHEMA = (
     """CREATE TABLE IF NOT EXISTS tables (
@@ -61,8 +66,9 @@ _SCHEMA_LOCK = 0x7461726162  # the PostgreSQL advisory lock that serialises sche
 
 
 class StoreUnavailable(Exception):
-    """The database could not commit (it is down, or the connection to it was lost): nothing
-    was stored. The store opens a new connection for the next write."""
+    """The database could not commit (it is down, the connection to it was lost, the disk is
+    full, the file is corrupt or read-only ...): nothing was stored. The store opens a new
+    connection for the next write, and is ``degraded`` until a commit succeeds again."""
 
 
 class StoreBatchFailed(Exception):
@@ -113,6 +119,9 @@ class Store:
         self._rows_waiting: list[asyncio.Future[None]] | None = None
         self._thread: threading.Thread | None = None
         self._connection: Any = None
+        self.degraded = False
+        """Whether the last transaction failed on the database (not on a refused row): set
+        and cleared by the writer thread."""
 
     @property
     def description(self) -> str:
@@ -137,7 +146,14 @@ class Store:
                     cursor.execute(statement)
             shared.commit()
             return shared
-        local = sqlite3.connect(self._sqlite_path(), isolation_level=None, check_same_thread=False)
+        path = self._sqlite_path()
+        if path != ":memory:":
+            # Created the owner's alone; SQLite gives its WAL and -shm files the same mode.
+            os.close(os.open(path, os.O_CREAT | os.O_RDWR, FILE_MODE))
+            for suffix in SQLITE_SIDE_FILES:
+                with contextlib.suppress(FileNotFoundError):
+                    os.chmod(path + suffix, FILE_MODE)
+        local = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         local.execute("PRAGMA journal_mode=WAL")
         local.execute("PRAGMA synchronous=FULL")
         for statement in SCHEMA:
@@ -148,35 +164,46 @@ class Store:
         return statement.replace("?", "%s") if self.is_postgres else statement
 
     def _transaction(self, jobs: list[_Job]) -> list[tuple[bool, Any]]:
-        """Run ``jobs`` in one transaction: each job's (ok, result or error). A lost database
-        connection fails every job with ``StoreUnavailable`` and is opened again next time."""
+        """Run ``jobs`` in one transaction: each job's (ok, result or error). A row the
+        database refuses (``StoreConflict``, a unique key) fails its job alone; any other
+        failure (the connection lost, the disk full, the file corrupt or read-only ...) fails
+        every job with ``StoreUnavailable``, closes the connection (a new one is opened next
+        time) and leaves the store ``degraded`` until a commit succeeds."""
         try:
             if self._connection is None:
                 self._connection = self._connect()
             connection = self._connection
             cursor = connection.cursor()
         except Exception as error:
-            return [(False, StoreUnavailable(f"the database is unavailable: {error}"))] * len(jobs)
+            return self._unavailable(jobs, error)
         try:
             if not self.is_postgres:
                 cursor.execute("BEGIN")
             results = [(True, function(cursor)) for function, _ in jobs]
             connection.commit()
+            self.degraded = False
             return results
         except Exception as error:
             with contextlib.suppress(Exception):
                 connection.rollback()
-            if getattr(connection, "broken", False) or getattr(connection, "closed", False):
-                self._connection = None
-                unavailable = StoreUnavailable(f"the database is unavailable: {error}")
-                return [(False, unavailable)] * len(jobs)
+            if not isinstance(error, StoreConflict) and not _is_unique_violation(error):
+                return self._unavailable(jobs, error)
             if len(jobs) == 1:
                 return [(False, error)]
         finally:
             with contextlib.suppress(Exception):
                 cursor.close()
-        # One job failed: run each alone so the others still commit and only it fails.
+        # One job's row was refused: run each alone so the others still commit.
         return [self._transaction([job])[0] for job in jobs]
+
+    def _unavailable(self, jobs: list[_Job], error: Exception) -> list[tuple[bool, Any]]:
+        self.degraded = True
+        if self._connection is not None:
+            with contextlib.suppress(Exception):
+                self._connection.close()
+            self._connection = None
+        unavailable = StoreUnavailable(f"the database is unavailable: {_one_line(error)}")
+        return [(False, unavailable)] * len(jobs)
 
     def _run(self, ready: asyncio.Future[None], loop: asyncio.AbstractEventLoop) -> None:
         try:
@@ -338,6 +365,15 @@ class Store:
 
         await self._submit(job)
 
+    async def forget(self, table_id: str) -> None:
+        """Delete a table with everything stored of it (an expired table: nobody sat at it)."""
+
+        def job(cursor: Any) -> None:
+            for table, key in (("actions", "table_id"), ("seats", "table_id"), ("tables", "id")):
+                cursor.execute(self._sql(f"DELETE FROM {table} WHERE {key} = ?"), (table_id,))
+
+        await self._submit(job)
+
     # -- reads ---------------------------------------------------------------------------------
 
     def _load(self, cursor: Any, table_id: str) -> StoredTable | None:
@@ -395,11 +431,15 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
 
 
 def _settle_rows(waiting: list[asyncio.Future[None]], done: asyncio.Future[Any]) -> None:
-    """The rows appended together are committed (or not): tell each action that waits."""
-    failed = done.cancelled() or done.exception() is not None
+    """The rows appended together are committed (or not): tell each action that waits (a
+    database that failed fails them all; a refused row has each tried alone)."""
+    error = None if done.cancelled() else done.exception()
+    failed = done.cancelled() or error is not None
     for future in waiting:
         if not future.done():
-            if failed:
+            if isinstance(error, StoreUnavailable):
+                future.set_exception(StoreUnavailable(str(error)))
+            elif failed:
                 future.set_exception(StoreBatchFailed())
             else:
                 future.set_result(None)
@@ -408,6 +448,10 @@ def _settle_rows(waiting: list[asyncio.Future[None]], done: asyncio.Future[Any])
 def _settle_all(jobs: list[_Job], results: list[tuple[bool, Any]]) -> None:
     for (_, future), (ok, value) in zip(jobs, results, strict=True):
         _settle(future, ok, value)
+
+
+def _one_line(error: Exception) -> str:
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 def _is_unique_violation(error: Exception) -> bool:

@@ -1,0 +1,194 @@
+"""The browser boundary and the bounds of an HTTP request, in front of every route (P6.1, P6.2
+of docs/PROTOCOL.md; docs/SECURITY.md), and the access log.
+
+- ``/ws`` and every request that changes something (POST ...) are taken only from an allowed
+  ``Origin``: the origin of the request's own ``Host`` (``http://HOST`` or ``https://HOST``), or
+  one given with ``--allow-origin``. Any other is refused with 403 before any work, ``null``
+  included; a request without ``Origin`` (a program, not a browser) is taken. So a page of
+  another site can neither create a table nor open a seat's WebSocket in its visitor's browser.
+- Such a request must say ``Content-Type: application/json`` (415 otherwise): a form of another
+  site cannot send it without the browser asking first.
+- Its body is read here, at most ``max_body_bytes`` or the route's own limit (413 as soon as
+  it passes, the connection closed) and within ``request_seconds`` (408), then handed to the
+  route whole.
+- Every HTTP answer carries a Content-Security-Policy (``default-src 'self'``; WebSockets to the
+  server itself; ``frame-ancestors 'none'``), ``X-Content-Type-Options: nosniff`` and a
+  ``Referrer-Policy``: the page runs only its own files and cannot be framed.
+- One access log line per HTTP request: method, path, status, milliseconds, client address
+  (never the query string or a body, where a token could be).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .limits import Limits
+
+access = logging.getLogger("tarabish.server.access")
+
+SAFE_METHODS = frozenset(("GET", "HEAD", "OPTIONS"))
+JSON_TYPE = "application/json"
+HOST = re.compile(r"^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$")
+"""A ``Host`` header the server builds origins and its policy from (anything else: none)."""
+REFERRER_POLICY = b"no-referrer"
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope["headers"]:
+        if key == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _host(scope: Scope) -> str | None:
+    host = _header(scope, b"host")
+    return host.lower() if host is not None and HOST.match(host) else None
+
+
+class Guard:
+    """The ASGI application in front of ``app`` (module docstring)."""
+
+    def __init__(self, app: ASGIApp, limits: Limits, bodies: dict[str, int] | None = None) -> None:
+        self.app = app
+        self.limits = limits
+        self.bodies = dict(bodies or {})
+        """The paths whose bodies may be larger than ``max_body_bytes``, and their limit."""
+        self.allowed = frozenset(origin.rstrip("/").lower() for origin in limits.allow_origin)
+
+    def origin_allowed(self, scope: Scope) -> bool:
+        """Whether the request has no ``Origin`` or an allowed one."""
+        origin = _header(scope, b"origin")
+        if origin is None:
+            return True
+        origin = origin.rstrip("/").lower()
+        if origin in self.allowed:
+            return True
+        host = _host(scope)
+        return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind == "websocket":
+            if not self.origin_allowed(scope):
+                access.warning(
+                    "origin refused",
+                    extra={"path": scope["path"], "origin": _header(scope, b"origin")},
+                )
+                await send({"type": "websocket.close", "code": 1008})  # 403, no handshake
+                return
+            await self.app(scope, receive, send)
+        elif kind == "http":
+            await self._http(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        started = time.perf_counter()
+        status = 0
+        policy = self._policy(scope)
+
+        async def respond(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), *policy]
+            await send(message)
+
+        try:
+            refusal = await self._check(scope, receive)
+            if isinstance(refusal, tuple):
+                await _refuse(respond, *refusal)
+            else:
+                await self.app(scope, refusal, respond)
+        finally:
+            client = scope.get("client")
+            access.info(
+                "request",
+                extra={
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": status,
+                    "ms": round(1000 * (time.perf_counter() - started), 1),
+                    "client": client[0] if client else None,
+                },
+            )
+
+    async def _check(self, scope: Scope, receive: Receive) -> Receive | tuple[int, str, str, str]:
+        """The ``receive`` the route gets (with the body read, for a request that changes
+        something), or the refusal: status, code, rule, message."""
+        if scope["method"] in SAFE_METHODS:
+            return receive
+        if not self.origin_allowed(scope):
+            return 403, "origin", "P6.1", "this origin may not use this server (--allow-origin)"
+        content_type = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if content_type != JSON_TYPE:
+            return 415, "content_type", "P6.1", f"a request body is {JSON_TYPE}"
+        limit = self.bodies.get(scope["path"], self.limits.max_body_bytes)
+        too_large = 413, "too_large", "P6.2", f"a request body is at most {limit} bytes"
+        declared = _header(scope, b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            return too_large
+        chunks: list[bytes] = []
+        size = 0
+        try:
+            async with asyncio.timeout(self.limits.request_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return receive  # the client left: the route sees it too
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        return too_large
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            return 408, "too_slow", "P6.2", "the request body did not arrive in time"
+        body = b"".join(chunks)
+
+        async def replay() -> Message:
+            nonlocal body
+            if body is None:
+                return await receive()
+            message: Message = {"type": "http.request", "body": body, "more_body": False}
+            body = None  # type: ignore[assignment]
+            return message
+
+        return replay
+
+    def _policy(self, scope: Scope) -> list[tuple[bytes, bytes]]:
+        host = _host(scope)
+        sockets = f" ws://{host} wss://{host}" if host else ""
+        csp = (
+            f"default-src 'self'; connect-src 'self'{sockets}; frame-ancestors 'none'; "
+            "base-uri 'none'; form-action 'self'"
+        )
+        return [
+            (b"content-security-policy", csp.encode()),
+            (b"x-content-type-options", b"nosniff"),
+            (b"referrer-policy", REFERRER_POLICY),
+            (b"x-frame-options", b"DENY"),
+        ]
+
+
+async def _refuse(send: Send, status: int, code: str, rule: str, message: str) -> None:
+    body = orjson.dumps({"type": "error", "code": code, "rule": rule, "message": message})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,127 @@
+"""Every limit of ``tarabish serve`` in one place: its default and its command-line flag
+(docs/SECURITY.md lists them). No address is exempt from any of them, loopback included; a
+deployment (or the load benchmark) that needs more raises them with the flags.
+
+This module imports nothing heavy, so the command line can add the flags without loading the
+server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+def _cores() -> int:
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server process allows; each field is the flag ``--field-name``."""
+
+    max_bot_millis: int = 2000
+    """The longest search time a table's bot may ask for (``ismcts:millis=``)."""
+    max_bot_iterations: int = 100_000
+    """The most ISMCTS iterations a decision a table's bot may ask for (without ``millis``)."""
+    max_bot_worlds: int = 20
+    """The most worlds a PIMC decision a table's bot may ask for."""
+    max_bot_threads: int = 1
+    """The most search threads one decision may use."""
+    bot_workers: int = field(default_factory=_cores)
+    """Worker threads for searching bots (tables take turns on them); the quick bots (random,
+    greedy, heuristic) have workers of their own, so no search delays them."""
+    max_connections: int = 1024
+    """Open connections (HTTP and WebSocket) of the whole process."""
+    max_connections_per_address: int = 32
+    """Open connections from one client address."""
+    request_seconds: float = 5.0
+    """Time an HTTP request has to send its headers, and then its body."""
+    max_body_bytes: int = 4096
+    """The largest HTTP request body (413 past it, refused while reading)."""
+    create_per_minute: float = 30.0
+    """Tables one address may create a minute, on average ..."""
+    create_burst: int = 10
+    """... and at once (429 with ``Retry-After`` beyond)."""
+    idle_table_seconds: float = 600.0
+    """A table nobody has joined and nobody is connected to leaves after this long."""
+    finished_table_seconds: float = 300.0
+    """A finished match leaves memory this long after its last client left (its record stays
+    in the database)."""
+    max_spectators: int = 100
+    """Spectators a table (players do not count)."""
+    allow_origin: tuple[str, ...] = ()
+    """Browser origins allowed besides the server's own (``--allow-origin``, repeatable)."""
+
+    def check(self) -> None:
+        """``ValueError`` naming the flag of a value out of range."""
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if isinstance(value, int | float) and not value > 0 and item.name != "max_bot_millis":
+                raise ValueError(f"{flag(item.name)} must be more than 0, got {value}")
+        if self.max_bot_millis < 0:
+            raise ValueError(f"{flag('max_bot_millis')} must be 0 or more")
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> Limits:
+        """The limits of parsed ``tarabish serve`` arguments (``add_flags``)."""
+        values: dict[str, Any] = {}
+        for item in fields(cls):
+            given = getattr(args, item.name, None)
+            if given is not None:
+                values[item.name] = tuple(given) if item.name == "allow_origin" else given
+        limits = cls(**values)
+        limits.check()
+        return limits
+
+
+def flag(name: str) -> str:
+    """The command-line flag of a field of ``Limits``."""
+    return "--" + name.replace("_", "-")
+
+
+def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """Add a flag for every field of ``Limits`` to ``tarabish serve``'s parser (each defaults
+    to None: the field's default)."""
+    defaults = Limits()
+    assert set(HELP) == {item.name for item in fields(Limits)}
+    for item in fields(Limits):
+        default = getattr(defaults, item.name)
+        described = HELP[item.name]
+        if item.name == "allow_origin":
+            parser.add_argument(
+                flag(item.name),
+                action="append",
+                metavar="ORIGIN",
+                help=f"{described} (like https://example.org)",
+            )
+            continue
+        kind = type(default)
+        parser.add_argument(
+            flag(item.name),
+            type=kind,
+            default=None,
+            metavar="N",
+            help=f"{described} (default {'the cores' if item.name == 'bot_workers' else default})",
+        )
+
+
+HELP = {
+    "max_bot_millis": "the longest search time (ms) a table's bot may ask for",
+    "max_bot_iterations": "the most ISMCTS iterations a decision a table's bot may ask for",
+    "max_bot_worlds": "the most PIMC worlds a decision a table's bot may ask for",
+    "max_bot_threads": "the most search threads one bot decision may use",
+    "bot_workers": "worker threads for searching bots, shared by the tables in turn",
+    "max_connections": "open connections of the whole process",
+    "max_connections_per_address": "open connections from one client address",
+    "request_seconds": "seconds an HTTP request has for its headers, then for its body",
+    "max_body_bytes": "the largest HTTP request body in bytes",
+    "create_per_minute": "tables one address may create a minute on average",
+    "create_burst": "tables one address may create at once",
+    "idle_table_seconds": "seconds before a table nobody joined or watches leaves",
+    "finished_table_seconds": "seconds a finished match stays in memory after its last client",
+    "max_spectators": "spectators a table",
+    "allow_origin": "a browser origin allowed besides the server's own; repeat for more",
+}

@@ -1,0 +1,206 @@
+"""The server's connections below HTTP and WebSocket: uvicorn's own protocols (httptools and
+websockets-sansio), with what a server in the open needs around them.
+
+- A connection cap for the process and one for each client address (``ConnectionGate``): a
+  connection over either is dropped at once; the ones open are unharmed.
+- An HTTP request must send its headers within ``request_seconds`` (a connection that says
+  nothing, or that sends its headers a byte at a time, is dropped); the body's own deadline is
+  the application's (``guard``).
+- A WebSocket the server closes is aborted if its peer has not gone a few seconds later: a
+  client that does not read may never take the close frame, and a transport that waits to
+  flush to it would stay open for ever (the application asks for it with the scope extension
+  ``ABORT``).
+- A malformed frame (invalid UTF-8, a broken frame) is logged as one warning, not a traceback.
+- While the process shuts down its listening socket stays open, answering every request with
+  503 ``{"status": "stopping"}`` (``start_draining``), so a load balancer's health check sees it
+  going instead of a refused connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from .limits import Limits
+
+log = logging.getLogger("tarabish.server.transport")
+
+ABORT = "tarabish.abort"
+"""The scope extension of a WebSocket: a callable that drops its connection ``ABORT_SECONDS``
+later unless it has ended by then."""
+ABORT_SECONDS = 5.0
+CLOSE_INVALID_UTF8 = 1007
+MAX_DRAIN_REQUEST = 8192
+STOPPING = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
+    b'content-length: 21\r\nconnection: close\r\n\r\n{"status":"stopping"}'
+)
+
+
+class ConnectionGate:
+    """The open connections of a process, by client address, against the caps."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.open: dict[Any, str] = {}
+        self.by_address: dict[str, int] = {}
+        self.refused = 0
+
+    def admit(self, transport: Any) -> bool:
+        """Count a new connection in; False (and it is not counted) if it is over a cap."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        mine = self.by_address.get(address, 0)
+        if (
+            len(self.open) >= self.limits.max_connections
+            or mine >= self.limits.max_connections_per_address
+        ):
+            self.refused += 1
+            if self.refused == 1 or self.refused % 1000 == 0:
+                log.warning(
+                    "connection refused",
+                    extra={"address": address, "open": len(self.open), "refused": self.refused},
+                )
+            return False
+        self.open[transport] = address
+        self.by_address[address] = mine + 1
+        return True
+
+    def release(self, transport: Any) -> None:
+        """Count a connection out (once, whichever protocol saw it end)."""
+        address = self.open.pop(transport, None)
+        if address is not None:
+            left = self.by_address[address] - 1
+            if left:
+                self.by_address[address] = left
+            else:
+                del self.by_address[address]
+
+
+def protocols(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
+    """uvicorn's HTTP and WebSocket protocol classes bound to ``gate``."""
+
+    class GatedHttp(HttpToolsProtocol):
+        """HTTP/1.1 (httptools) behind the gate, with a deadline for each request's headers."""
+
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if not gate.admit(transport):
+                transport.abort()
+                return
+            self._start_deadline()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_deadline()
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            if self._deadline is None:
+                self._start_deadline()
+
+        def on_headers_complete(self) -> None:
+            self._stop_deadline()
+            super().on_headers_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._stop_deadline()
+            super().handle_websocket_upgrade()
+
+        def _start_deadline(self) -> None:
+            self._deadline = self.loop.call_later(gate.limits.request_seconds, self.transport.abort)
+
+        def _stop_deadline(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+    class GatedWebSocket(WebSocketsSansIOProtocol):
+        """A WebSocket (websockets' sans-I/O protocol) that the application can drop, and
+        whose malformed frames are one warning."""
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            gate.release(self.transport)
+            super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the upgrade was accepted: the application gets the scope
+                scope["extensions"][ABORT] = self._abort_later
+
+        def _abort_later(self) -> None:
+            self.loop.call_later(ABORT_SECONDS, self._abort)
+
+        def _abort(self) -> None:
+            if not self.disconnected:
+                self.transport.abort()
+
+        def send_receive_event_to_app(self) -> None:
+            if self.curr_msg_data_type == "text":
+                try:
+                    b"".join(self.frames).decode()
+                except UnicodeDecodeError:
+                    self._malformed("a text frame is not UTF-8", CLOSE_INVALID_UTF8)
+                    return
+            super().send_receive_event_to_app()
+
+        def handle_parser_exception(self) -> None:
+            error = self.conn.parser_exc
+            log.warning(
+                "malformed frame",
+                extra={"client": _address(self.client), "error": str(error)},
+            )
+            super().handle_parser_exception()
+
+        def _malformed(self, reason: str, code: int) -> None:
+            log.warning("malformed frame", extra={"client": _address(self.client), "error": reason})
+            self.frames = []
+            self.conn.send_close(code, reason)
+            super().handle_parser_exception()
+
+    return GatedHttp, GatedWebSocket
+
+
+def _address(client: Any) -> str:
+    return f"{client[0]}:{client[1]}" if isinstance(client, tuple) else "?"
+
+
+class _Draining(asyncio.Protocol):
+    """One connection while the process shuts down: any request gets 503 "stopping"."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.received = b""
+        self.transport: asyncio.Transport | None = None
+        self.deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.deadline = asyncio.get_running_loop().call_later(self.seconds, transport.abort)
+
+    def data_received(self, data: bytes) -> None:
+        assert self.transport is not None
+        self.received += data
+        if b"\r\n\r\n" in self.received or len(self.received) > MAX_DRAIN_REQUEST:
+            self.transport.write(STOPPING)
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.deadline is not None:
+            self.deadline.cancel()
+
+
+async def start_draining(listening: socket.socket, seconds: float) -> asyncio.Server:
+    """Answer 503 on ``listening`` (a duplicate of the server's socket) until closed."""
+    loop = asyncio.get_running_loop()
+    return await loop.create_server(lambda: _Draining(seconds), sock=listening)
