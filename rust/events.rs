@@ -276,7 +276,7 @@ mod tests {
             let mut hand = TableHand::from_seed(seed, seat_of(seed), Rules::default(), [0, 0]);
             while let Some(seat) = hand.hand().to_move() {
                 let mask = hand.legal_mask(seat);
-                let id = crate::bots::random_action(mask, &mut rng);
+                let id = crate::bots::random::random_action(mask, &mut rng);
                 hand.apply(Some(seat), id).unwrap();
             }
             let mut events = Vec::new();

@@ -394,7 +394,7 @@ fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BotSpec;
+    use crate::registry::BotSpec;
     use crate::rng::SplitMix64;
     use crate::seats::seat_of;
 

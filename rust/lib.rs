@@ -30,10 +30,10 @@ mod compact;
 mod deal;
 mod error;
 mod events;
-mod heuristic;
 mod infoset;
 mod matches;
 mod observe;
+mod registry;
 mod rng;
 mod rules;
 mod runs;
@@ -94,8 +94,11 @@ pub use search::worlds::WorldSampler;
 pub use view_json::table_view_json;
 
 // Bots, batches, tournaments and the double-dummy solver.
-pub use bots::{random_action, BotSpec, GreedyBot, Params, Policy, RandomBot, BOT_NAMES};
-pub use heuristic::HeuristicBot;
+pub use bots::greedy::GreedyBot;
+pub use bots::heuristic::HeuristicBot;
+pub use bots::random::{random_action, RandomBot};
+pub use bots::{Params, Policy};
+pub use registry::{BotSpec, BOT_NAMES};
 pub use search::ismcts::{IsmctsBot, IsmctsParams, Playout};
 pub use self_play::{play_logs, row_starts, write_rows, HandLog, Rows};
 pub use sim::{simulate, simulate_on, Batch, Summary};

@@ -12,11 +12,13 @@ use rayon::prelude::*;
 #[cfg(target_arch = "x86_64")]
 use crate::bits::has_bmi2;
 use crate::bits::select_with;
-use crate::bots::{random_action, BotSpec, Policy};
+use crate::bots::random::random_action;
+use crate::bots::Policy;
 use crate::cards::Card;
 use crate::deal::deal_with;
 use crate::infoset::{InfoSet, InfoTracker};
 use crate::matches::Match;
+use crate::registry::BotSpec;
 use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::scoring::Outcome;
@@ -205,7 +207,7 @@ pub fn play_hand_noting(
     hand
 }
 
-/// [`play_hand`] for four random bots: the same draws as [`crate::bots::RandomBot`], without
+/// [`play_hand`] for four random bots: the same draws as [`crate::bots::random::RandomBot`], without
 /// building information sets or dispatching per action.
 fn play_random_hand(batch: &Batch, index: u64) -> Hand {
     #[cfg(target_arch = "x86_64")]

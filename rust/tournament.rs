@@ -8,7 +8,7 @@ use std::ops::{Add, Range};
 
 use rayon::prelude::*;
 
-use crate::bots::BotSpec;
+use crate::registry::BotSpec;
 use crate::rules::Rules;
 use crate::sim::{on_pool, play_match, Batch, Seats, Summary};
 

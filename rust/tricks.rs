@@ -440,6 +440,13 @@ pub fn distinct(cards: &[Card], what: &str) -> Result<CardSet, Error> {
     Ok(set)
 }
 
+/// Whether `card` played to `trick` would be winning it so far (R5.2).
+pub fn wins_so_far(trick: TrickSoFar, card: Card, trump: Suit) -> bool {
+    let mut next = trick;
+    next.push(card, trump);
+    next.winner() == trick.len()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,7 +20,7 @@ from ._python_sim import play_range
 from ._rules import Rules
 
 BOTS = ("random", "greedy", "heuristic", "ismcts", "pimc")
-"""The core's bots by name (rust/bots.rs ``BOT_NAMES``); each takes ``name:key=value,...``."""
+"""The core's bots by name (rust/registry.rs ``BOT_NAMES``); each takes ``name:key=value,...``."""
 MAX_GAMES = 2**64 - 1
 """The most games one batch plays (game numbers are 64-bit, docs/ENGINE.md)."""
 

@@ -12,9 +12,10 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::bits::{has_bmi2, select_with};
-use crate::bots::{random_action, Params, Policy};
+use crate::bots::heuristic::HeuristicBot;
+use crate::bots::random::random_action;
+use crate::bots::{Params, Policy};
 use crate::cards::{Card, CardSet, Suit};
-use crate::heuristic::HeuristicBot;
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
 use crate::search::rollout::{has_avx512, Rollout, MOST_TOGETHER};

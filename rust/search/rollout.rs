@@ -502,7 +502,7 @@ unsafe fn choose<const BMI2: bool>(cards: u64, draw: u64) -> usize {
 mod tests {
     use super::*;
     use crate::bits::has_bmi2;
-    use crate::bots::random_action;
+    use crate::bots::random::random_action;
     use crate::rng::derive;
 
     /// Random hand `index` (every R5.1 variant on and off, `team_runs`, `half_bait_is_bait`)

@@ -5,7 +5,8 @@
 //! suit), and plays like it in table mode (R8), which the solver does not play.
 
 use super::solve;
-use crate::bots::{GreedyBot, Policy};
+use crate::bots::greedy::GreedyBot;
+use crate::bots::Policy;
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::search::worlds::WorldSampler;
@@ -68,7 +69,7 @@ impl Policy for PimcBot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BotSpec;
+    use crate::registry::BotSpec;
     use crate::rules::Rules;
     use crate::state::{Hand, CALL_BASE};
 

@@ -6,13 +6,13 @@
 //! cheaply when it can, and otherwise throws its cheapest card, counting which trumps are still
 //! out.
 
-use crate::bots::{wins_so_far, Policy};
+use super::Policy;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
 use crate::runs::find_runs;
 use crate::state::{Phase, CALL_BASE, PASS};
-use crate::tricks::{card_points, strength};
+use crate::tricks::{card_points, strength, wins_so_far};
 
 /// The weights of [`expected_margin`], in points: fitted by least squares to 600,000 hands
 /// (eldest's first six cards, each suit called in turn, four heuristic bots playing it out;
