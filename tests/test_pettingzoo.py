@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import tarabish as tb
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 from tarabish._actions import NUM_ACTIONS
 from tarabish.pettingzoo import AGENTS, TarabishEnv, env
 
@@ -37,6 +37,30 @@ def test_pettingzoo_api_test_hand_episodes_with_score_rewards() -> None:
 
 def test_pettingzoo_seed_test() -> None:
     seed_test(env, num_cycles=500)
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(env)
+    assert "seat 0:" in capsys.readouterr().out  # the "human" mode printed the table
+
+
+@pytest.mark.filterwarnings(*DICT_OBSERVATION_HINTS)
+def test_pettingzoo_api_test_with_illegal_moves_penalized() -> None:
+    api_test(env(episode="hand", illegal_moves="penalize"), num_cycles=200)
+
+
+def test_the_spaces_are_public_and_hold_every_observation() -> None:
+    game = env()
+    game.reset(seed=4)
+    assert set(game.observation_spaces) == set(game.action_spaces) == set(AGENTS)
+    for agent in AGENTS:
+        space = game.observation_spaces[agent]
+        assert space is game.observation_space(agent)
+        assert game.action_spaces[agent] is game.action_space(agent)
+        assert game.action_spaces[agent].n == NUM_ACTIONS
+        tensor = space["observation"]
+        assert (tensor.low == 0).all() and (tensor.high == 1).all()
+        assert space.contains(game.observe(agent))
 
 
 def _random_episode(game: TarabishEnv, seed: int) -> tuple[list[int], dict[str, float]]:
@@ -164,9 +188,49 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
         game.step(NUM_ACTIONS)
 
 
+@pytest.mark.parametrize("illegal_reward", [-1.0, -5.0])
+def test_an_illegal_move_can_penalize_the_team_and_end_the_episode(illegal_reward: float) -> None:
+    game = TarabishEnv(illegal_moves="penalize", illegal_reward=illegal_reward)
+    game.reset(seed=1)
+    agent = game.agent_selection
+    team = AGENTS.index(agent) % 2
+    before = game.unwrapped._state().clone()
+    game.step(np.int64(0))  # a card during the auction (R3.1)
+    assert all(game.terminations.values())
+    assert game.unwrapped._state() == before  # the move was not played
+    for seat, name in enumerate(AGENTS):
+        expected = illegal_reward if seat % 2 == team else -illegal_reward
+        assert game.rewards[name] == expected
+    assert game.infos[agent] == {"illegal_move": True}
+    # Every agent sees its reward through last() and takes its dead step.
+    seen = {}
+    for name in game.agent_iter():
+        _, reward, termination, _, _ = game.last()
+        assert termination
+        seen[name] = reward
+        game.step(None)
+    assert seen == {
+        name: illegal_reward if seat % 2 == team else -illegal_reward
+        for seat, name in enumerate(AGENTS)
+    }
+
+
+def test_with_penalties_legal_moves_play_on_and_bad_input_still_raises() -> None:
+    game = TarabishEnv(illegal_moves="penalize")
+    game.reset(seed=2)
+    game.step(game.unwrapped._state().legal_action_ids()[0])
+    assert not any(game.terminations.values())
+    with pytest.raises(tb.InvalidInputError):
+        game.step(NUM_ACTIONS)  # no action id at all: not a move to penalize
+    with pytest.raises(tb.InvalidInputError):
+        game.step("pass")  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "options",
     [
+        {"illegal_moves": "ignore"},
+        {"illegal_reward": "a lot"},
         {"episode": "set"},
         {"reward": "points"},
         {"render_mode": "rgb_array"},

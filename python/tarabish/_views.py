@@ -7,11 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._actions import Action, Phase
 from ._cards import Card, Suit
 from ._runs import Run
+
+if TYPE_CHECKING:  # numpy is imported by the tensor's encoder, when a tensor is asked for
+    import numpy as np
+    import numpy.typing as npt
 
 
 class Outcome(Enum):
@@ -158,6 +162,16 @@ class Observation:
     bella: int | None
     points: tuple[int, int]
     hand_sizes: tuple[int, int, int, int]
+
+    def tensor(self) -> npt.NDArray[np.float32]:
+        """This view as the information-state tensor of docs/ENGINE.md: equal to
+        ``information_state_tensor(seat)`` of the state it was taken from (a Python bot's
+        ``act(observation, legal_ids)`` can feed it to a network)."""
+        # The reference's encoder reads nothing but the observation; imported here because the
+        # reference imports these values.
+        from .reference._observe import information_state_tensor
+
+        return information_state_tensor(self)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,18 +27,22 @@ from ._rules import Rules
 AGENTS = ("seat_0", "seat_1", "seat_2", "seat_3")
 EPISODES = ("match", "hand")
 REWARDS = ("win", "score")
+ILLEGAL_MOVES = ("raise", "penalize")
+DEFAULT_ILLEGAL_REWARD = -1.0
 RENDER_MODES = ("human", "ansi")
 SEATS = 4
 SEED_LIMIT = 2**64  # game seeds are 0 .. 2**64 - 1 (docs/ENGINE.md)
 
 Episode = Literal["match", "hand"]
 Reward = Literal["win", "score"]
+IllegalMoves = Literal["raise", "penalize"]
 
 
 def env(**options: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are (order enforced).
 
-    ``options`` are ``TarabishEnv``'s: ``episode``, ``reward``, ``rules``, ``render_mode``.
+    ``options`` are ``TarabishEnv``'s: ``episode``, ``reward``, ``rules``, ``render_mode``,
+    ``illegal_moves``, ``illegal_reward``.
     """
     return wrappers.OrderEnforcingWrapper(TarabishEnv(**options))
 
@@ -51,6 +55,12 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
     match; for a hand, the team that scores more) and -1 to the others, once, at the end;
     ``"score"`` pays, as each hand ends, the seat's team's score for the hand minus the other
     team's (R6.2-R6.4), so rewards are zero-sum either way.
+
+    ``illegal_moves="raise"`` (default) refuses an illegal action id with
+    ``IllegalActionError`` and changes nothing; ``"penalize"`` ends the episode instead: both
+    seats of the team that moved illegally get ``illegal_reward`` (default -1) and both seats of
+    the other team its opposite (the teams of R0 win and lose together), and the offending
+    agent's info says ``"illegal_move": True``.
     """
 
     metadata = {  # noqa: RUF012  # PettingZoo reads it as a plain class attribute
@@ -67,6 +77,8 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         reward: Reward = "win",
         rules: Rules | None = None,
         render_mode: str | None = None,
+        illegal_moves: IllegalMoves = "raise",
+        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
     ) -> None:
         super().__init__()
         if episode not in EPISODES:
@@ -77,6 +89,12 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             raise InvalidInputError(
                 f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}"
             )
+        if illegal_moves not in ILLEGAL_MOVES:
+            raise InvalidInputError(
+                f"illegal_moves must be one of {ILLEGAL_MOVES}, got {illegal_moves!r}"
+            )
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise InvalidInputError(f"illegal_reward must be a number, got {illegal_reward!r}")
         if rules is not None and not isinstance(rules, Rules):
             raise InvalidInputError(f"rules must be a tarabish.Rules, got {rules!r}")
         if rules is not None and rules.is_table_mode:
@@ -89,26 +107,32 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         self.reward: Reward = reward
         self.rules = rules if rules is not None else Rules()
         self.render_mode = render_mode
+        self.illegal_moves: IllegalMoves = illegal_moves
+        self.illegal_reward = float(illegal_reward)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         # Every entry lies in [0, 1] (docs/ENGINE.md's layout).
         tensor = spaces.Box(0.0, 1.0, (_core.TENSOR_SIZE,), np.float32)
         mask = spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)
-        self._observation_spaces = {
+        # Public, as PettingZoo's own environments have them: by agent, the tensor and the mask;
+        # Discrete(46) over the action ids.
+        self.observation_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Dict({"observation": tensor, "action_mask": mask}) for agent in AGENTS
         }
-        self._action_spaces = {agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS}
+        self.action_spaces: dict[str, spaces.Space[Any]] = {
+            agent: spaces.Discrete(NUM_ACTIONS) for agent in AGENTS
+        }
         self._rng: np.random.Generator | None = None
         self.game_seed: int | None = None
         self._game: _core.MatchState | _core.HandState | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """A dict of the information-state tensor (float32) and the action mask (int8)."""
-        return self._observation_spaces[agent]
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
         """Discrete over the action ids (docs/ENGINE.md); the mask says which are legal."""
-        return self._action_spaces[agent]
+        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deals a new match (or hand). ``reset(seed=s)`` plays game seed ``s`` exactly as
@@ -149,13 +173,17 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         return {"observation": game.information_state_tensor(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        """Applies ``action`` (an action id) for the agent to move; illegal ids raise
-        ``IllegalActionError`` (the rule it breaks) and change nothing."""
+        """Applies ``action`` (an action id) for the agent to move; an illegal id raises
+        ``IllegalActionError`` (the rule it breaks) and changes nothing, or with
+        ``illegal_moves="penalize"`` ends the episode with the offending team penalised."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         game = self._state()
+        if self.illegal_moves == "penalize" and _is_illegal_id(action, game):
+            self._penalize(agent)
+            return
         scores_before = self._scores()
         game.apply(action)  # type: ignore[arg-type]  # None is refused there, with the rule
         self._cumulative_rewards[agent] = 0.0
@@ -174,6 +202,21 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
             self.terminations = dict.fromkeys(AGENTS, True)
         else:
             self.agent_selection = AGENTS[self._seat_to_move()]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def _penalize(self, agent: str) -> None:
+        """Ends the episode on ``agent``'s illegal move: its team gets ``illegal_reward``, the
+        other team the opposite (R0's teams); the game itself is left as it was."""
+        team = AGENTS.index(agent) % 2
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {
+            name: self.illegal_reward if seat % 2 == team else -self.illegal_reward
+            for seat, name in enumerate(AGENTS)
+        }
+        self.terminations = dict.fromkeys(AGENTS, True)
+        self.infos[agent] = {**self.infos[agent], "illegal_move": True}
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -232,3 +275,11 @@ class TarabishEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type inf
         recent = hand.actions[-4:]
         lines.append("last actions: " + (", ".join(str(action) for action in recent) or "-"))
         return "\n".join(lines)
+
+
+def _is_illegal_id(action: object, game: _core.MatchState | _core.HandState) -> bool:
+    """An action id (an integer, numpy's too) of R0 that the seat to move may not take now.
+    Anything else is not a move at all, and ``apply`` refuses it as bad input."""
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return False
+    return 0 <= int(action) < NUM_ACTIONS and int(action) not in game.legal_action_ids()
