@@ -303,7 +303,7 @@ pub fn expand(row: &Row, tensor: &mut [f32; TENSOR_SIZE]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::random_action;
+    use crate::bots::random::random_action;
     use crate::rng::SplitMix64;
     use crate::rules::Rules;
     use crate::state::Hand;

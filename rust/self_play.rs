@@ -174,7 +174,7 @@ unsafe fn write_hand(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bots::BotSpec;
+    use crate::registry::BotSpec;
     use crate::rules::Rules;
     use crate::sim::play_hand;
 

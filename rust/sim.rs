@@ -187,7 +187,7 @@ pub fn play_hand(batch: &Batch, index: u64, seats: &mut Seats) -> Hand {
 }
 
 /// [`play_hand`] through the bots' interface whatever they are (the same hand: the random
-/// fast path draws as [`crate::bots::RandomBot`] does), telling `note` every action in turn.
+/// fast path draws as [`crate::bots::random::RandomBot`] does), telling `note` every action in turn.
 pub fn play_hand_noting(
     batch: &Batch,
     index: u64,

@@ -11,13 +11,14 @@
 
 use rayon::prelude::*;
 
-use crate::bots::{BotSpec, Policy};
+use crate::bots::Policy;
 use crate::compact::{encode, update_tensor, Row, COMPACT_SIZE, EMPTY_ROW};
 use crate::deal::deal_with;
 use crate::error::Error;
 use crate::infoset::InfoTracker;
 use crate::matches::Match;
 use crate::observe::TENSOR_SIZE;
+use crate::registry::BotSpec;
 use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::seats::{seat_of, team_of, SEATS};
