@@ -7,7 +7,8 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
   back by ``tarabish replay``), the summary staying at least 3 seconds;
 - the replay of that match, whose double-dummy values at three positions equal ``tb.solve`` on
   the same states;
-- no visible text of the lobby or the table that names a rule id (R followed by a digit);
+- no visible text of the lobby or the table that names a rule id (R followed by a digit), and
+  every visible text at a contrast of at least 4.5:1 on each screen shot (tests/contrast.js);
 - one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
   and Enter), beside a person whose name the page shows.
 
@@ -52,6 +53,9 @@ MATCH_SECONDS = 240.0
 SHORT_TARGET = "100"
 SUMMARY_HOLD_SECONDS = 3.0
 RULE_ID = re.compile(r"\bR\d")
+ANIMATION_SECONDS = 0.6
+CONTRAST = 4.5
+CONTRAST_CHECK = (Path(__file__).parent / "contrast.js").read_text()
 TAB_LIMIT = 80
 """Tab presses allowed to reach a control: every control is reachable well within this."""
 REPLAY_POSITIONS = ((0, 0), (0, 6), (0, 21))
@@ -112,6 +116,14 @@ def _shown(browser: WebDriver, selector: str) -> WebElement | None:
     return None
 
 
+def _shoot(browser: WebDriver, shots: Path, name: str) -> None:
+    """Save a screenshot; every visible text on it must have a contrast of 4.5:1 or more."""
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.save_screenshot(str(shots / f"{name}.png"))
+    low = browser.execute_script(CONTRAST_CHECK, CONTRAST)
+    assert not low, f"{name}: text below {CONTRAST}:1 contrast: {low}"
+
+
 def _click(element: WebElement) -> bool:
     try:
         element.click()
@@ -163,7 +175,7 @@ def _one_step(
     if summary is not None:
         scores.append(str(summary.get_attribute("data-scores")))
         if len(scores) == 1:
-            browser.save_screenshot(str(shots / f"hand-summary-{size}.png"))
+            _shoot(browser, shots, f"hand-summary-{size}")
             time.sleep(SUMMARY_HOLD_SECONDS)
             assert _shown(browser, "#hand-summary") is not None, "the summary went too soon"
         button = summary.find_element(By.CSS_SELECTOR, "[data-close]")
@@ -176,9 +188,12 @@ def _one_step(
     if choice is None:
         time.sleep(0.05)
         return mid_hand_shot
-    if not mid_hand_shot and len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) >= 2:
-        browser.save_screenshot(str(shots / f"mid-hand-{size}.png"))
-        mid_hand_shot = True
+    in_trick = len(browser.find_elements(By.CSS_SELECTOR, "#trick .card"))
+    playing = str(choice.get_attribute("data-action")).startswith("play")
+    if not mid_hand_shot and playing and 2 <= in_trick <= 3:
+        time.sleep(ANIMATION_SECONDS)  # the last card has slid in
+        _shoot(browser, shots, f"mid-hand-{size}")
+        return True
     action = str(choice.get_attribute("data-action"))
     if _click(choice) and action.startswith("play"):
         card = action.split()[1]
@@ -226,11 +241,11 @@ def test_a_match_by_clicks_its_summaries_and_its_replay(
     size, driver = browser
     driver.get(server.url)
     _wait(driver, lambda b: b.find_element(By.ID, "lobby").is_displayed())
-    driver.save_screenshot(str(shots / f"lobby-{size}.png"))
+    _shoot(driver, shots, f"lobby-{size}")
     table = _create_from_the_lobby(driver, server, "Alex")
     summaries = _play_by_clicks(driver, size, shots)
     over = _wait(driver, lambda b: _shown(b, "#match-over"))
-    driver.save_screenshot(str(shots / f"match-over-{size}.png"))
+    _shoot(driver, shots, f"match-over-{size}")
 
     status, record = server.get(f"/api/tables/{table}/record")
     assert status == 200
@@ -249,7 +264,7 @@ def test_a_match_by_clicks_its_summaries_and_its_replay(
         shown = _replay_values(driver)
         assert shown == _solved(record, hand, card), (hand, card)
         if first:
-            driver.save_screenshot(str(shots / f"replay-{size}.png"))
+            _shoot(driver, shots, f"replay-{size}")
             first = False
     # Stepping with the arrow keys moves card by card.
     ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
@@ -303,6 +318,7 @@ def test_no_rule_id_in_the_visible_text_of_lobby_and_table(server: Server) -> No
             driver.execute_script("arguments[0].open = true", details)
         table_text = _visible_text_without_table_ids(driver, server)
         assert "Call misplay" in table_text and "Throw in" in table_text
+        assert not driver.execute_script(CONTRAST_CHECK, CONTRAST)
         assert not RULE_ID.search(table_text), RULE_ID.findall(table_text)
         # A call asks first, and says what a wrong call costs.
         driver.find_element(By.CSS_SELECTOR, "[data-action='misplay']").click()

@@ -631,21 +631,24 @@ function drawOverlays() {
 
 function scoreSheet() {
   const mine = seated() ? game.seat % 2 : 0;
+  const cell = (score, total) => el("td", { class: "num" }, el("span", { class: "hand-score", text: String(score) }),
+    el("span", { class: "running", text: String(total) }));
   const rows = game.hands.filter((hand) => hand.result).map((hand) => {
     const result = hand.result;
     const score = result.score || [0, 0];
+    const caller = result.caller !== null && result.caller !== undefined ? seatName(result.caller) : "";
     return el("tr", {},
       el("td", { text: String(hand.hand + 1) }),
-      el("td", {}, result.trump ? suitInline(result.trump) : "\u2013", result.caller !== null && result.caller !== undefined ? ` ${seatName(result.caller)}` : ""),
+      el("td", { class: "trump-cell" }, result.trump ? suitInline(result.trump) : "\u2013", el("span", { class: "caller-name", text: caller })),
       el("td", { text: OUTCOMES[result.outcome] }),
-      el("td", { class: "num", text: String(score[mine]) }), el("td", { class: "num", text: String(score[1 - mine]) }),
-      el("td", { class: "num total", text: String(hand.after[mine]) }), el("td", { class: "num total", text: String(hand.after[1 - mine]) }));
+      cell(score[mine], hand.after[mine]), cell(score[1 - mine], hand.after[1 - mine]));
   });
   return el("table", { class: "score-sheet" },
     el("thead", {}, el("tr", {}, el("th", { text: "Hand" }), el("th", { text: "Trump" }), el("th", { text: "Result" }),
-      el("th", { class: `num team-${mine}`, text: teamName(mine) }), el("th", { class: `num team-${1 - mine}`, text: teamName(1 - mine) }),
-      el("th", { class: "num", text: "Total" }), el("th", { class: "num", text: "Total" }))),
-    el("tbody", {}, rows.length ? rows : [el("tr", {}, el("td", { colspan: "7", class: "empty", text: "No hand finished yet." }))]));
+      el("th", { class: `num team-${mine}`, text: teamName(mine) }), el("th", { class: `num team-${1 - mine}`, text: teamName(1 - mine) }))),
+    el("tbody", {}, rows.length ? rows : [el("tr", {}, el("td", { colspan: "5", class: "empty", text: "No hand finished yet." }))]),
+    el("tfoot", {}, el("tr", {}, el("th", { colspan: "3", scope: "row", text: "Total" }),
+      el("td", { class: "num total", text: String(game.scores[mine]) }), el("td", { class: "num total", text: String(game.scores[1 - mine]) }))));
 }
 
 function matchOver() {
