@@ -2,7 +2,8 @@
 serialization) on both games under several rule sets; the deal's chance nodes in R2.4's order;
 tensors, strings and legal actions equal to `HandState`'s and `MatchState`'s along random games;
 resampled states keep the seat's information state and are drawn by `sample_world`; OpenSpiel's
-Python ISMCTS and `evaluate_bots` finish games with `TarabishBot`s; bad parameters."""
+Python ISMCTS, `evaluate_bots` and `rl_environment` finish games, with `TarabishBot`s; bad
+parameters."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import numpy as np
 import pyspiel
 import pytest
 import tarabish as tb
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 from tarabish import _core
 from tarabish.openspiel import HAND_GAME, MATCH_GAME, TarabishBot, TarabishState
@@ -260,6 +262,20 @@ def test_openspiel_ismcts_and_tarabish_bots_finish_a_hand_with_evaluate_bots() -
     returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
     assert state.is_terminal() and returns == state.returns()
     assert returns[0] == returns[2] == -returns[1] == -returns[3]
+
+
+def test_openspiel_rl_environment_plays_a_hand_on_the_tensor() -> None:
+    game = pyspiel.load_game(HAND_GAME, {"dealer": 2})
+    environment = rl_environment.Environment(game, seed=3)
+    step = environment.reset()
+    while not step.last():
+        seat = step.observations["current_player"]
+        tensor = step.observations["info_state"][seat]
+        state = environment.get_state
+        assert np.array_equal(np.float32(tensor), state.hand.information_state_tensor(seat))
+        step = environment.step([step.observations["legal_actions"][seat][-1]])
+    score = environment.get_state.hand.result.score
+    assert step.rewards == [score[s % 2] - score[1 - s % 2] for s in range(SEATS)]
 
 
 class FirstLegal:
