@@ -3,9 +3,11 @@
 The four agents are the seats ``seat_0`` .. ``seat_3`` (teams: seats 0 and 2, seats 1 and 3,
 R1.1). An episode is a match to the target (R7.1) or a single hand; the game itself is the Rust
 core's ``MatchState`` / ``HandState``, so every rule of RULES.md applies and an illegal action
-raises ``IllegalActionError`` naming the rule. Each agent observes only its seat's information
-state: ``{"observation": information_state_tensor(seat), "action_mask": legal action ids}``, as
-PettingZoo's classic games do. docs/RL.md documents seeds, rewards and options.
+raises ``IllegalActionError`` naming the rule (or, with ``illegal_moves="penalize"``, ends the
+episode with the offending seat's team penalised, R0's teams). Each agent observes only its
+seat's information state: ``{"observation": information_state_tensor(seat), "action_mask":
+legal action ids}``, as PettingZoo's classic games do. docs/RL.md documents seeds, rewards and
+options.
 """
 
 from __future__ import annotations
