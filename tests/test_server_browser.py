@@ -6,7 +6,8 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
   scores and the match-over totals and winner equal to the record's (``GET .../record`` played
   back by ``tarabish replay``), the summary staying at least 3 seconds;
 - the replay of that match, whose double-dummy values at three positions equal ``tb.solve`` on
-  the same states;
+  the same states; a record file opened in the replay, and a table-mode record's replay saying
+  where its analysis stops (a misplay);
 - no visible text of the lobby or the table that names a rule id (R followed by a digit), and
   every visible text at a contrast of at least 4.5:1 on each screen shot (tests/contrast.js);
 - one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
@@ -18,6 +19,7 @@ printed)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -58,6 +60,7 @@ CONTRAST = 4.5
 CONTRAST_CHECK = (Path(__file__).parent / "contrast.js").read_text()
 TAB_LIMIT = 80
 """Tab presses allowed to reach a control: every control is reachable well within this."""
+GOLDEN = Path(__file__).parent / "golden"
 REPLAY_POSITIONS = ((0, 0), (0, 6), (0, 21))
 """Hand and card of the replay positions checked against the solver (a hand has 36 cards)."""
 CLICK_ERRORS = (
@@ -269,6 +272,28 @@ def test_a_match_by_clicks_its_summaries_and_its_replay(
     # Stepping with the arrow keys moves card by card.
     ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
     _wait(driver, lambda b: b.execute_script("return location.hash").endswith(f"/{card + 1}"))
+
+
+def test_a_record_file_opens_in_the_replay(server: Server) -> None:
+    driver = _browser("desktop")
+    try:
+        driver.get(f"{server.url}#/replay")
+        plain = GOLDEN / "made_plain.json"
+        driver.find_element(By.ID, "record-file").send_keys(str(plain))
+        assert _replay_values(driver) == _solved(json.loads(plain.read_text()), 0, 0)
+        # A table-mode record whose second card is a misplay (R8.1): the first is analysed as
+        # legal play; at the second the page says that the analysis stops there.
+        driver.find_element(By.ID, "replay-link").click()
+        misplayed = GOLDEN / "table_misplay_called.json"
+        driver.find_element(By.ID, "record-file").send_keys(str(misplayed))
+        _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-dd-card='AS']"), 120.0)
+        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        stops = _wait(driver, lambda b: _shown(b, "#replay-analysis .verdict"))
+        assert "analysis stops here" in stops.text
+        assert not driver.find_elements(By.CSS_SELECTOR, "[data-dd-card]")
+        assert not RULE_ID.search(str(driver.execute_script("return document.body.innerText")))
+    finally:
+        driver.quit()
 
 
 def _visible_text_without_table_ids(browser: WebDriver, server: Server) -> str:

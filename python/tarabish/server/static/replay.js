@@ -208,7 +208,11 @@ function setupReplay() {
   $("#replay-next").addEventListener("click", () => replayStep(1));
   $("#replay-prev-hand").addEventListener("click", () => replayGo(replayState.hand - 1, 0));
   $("#replay-next-hand").addEventListener("click", () => replayGo(replayState.hand + 1, 0));
-  $("#record-file").addEventListener("change", (event) => { if (event.target.files[0]) analyseFile(event.target.files[0]); });
+  $("#record-file").addEventListener("change", (event) => {
+    if (event.target.files[0]) analyseFile(event.target.files[0]);
+    event.target.value = "";
+  });
+  $("#replay-link").addEventListener("click", () => { if (location.hash === "#/replay") showReplayPicker(); });
   document.addEventListener("keydown", (event) => {
     if ($("#replay").hidden || !replayState || event.target.closest("input, select, textarea, dialog")) return;
     const moves = { ArrowRight: () => replayStep(1), ArrowLeft: () => replayStep(-1),
