@@ -5,6 +5,10 @@
 //! Runs (R4.3) and bella (R4.5) are decided by the position in auto mode, whatever is played,
 //! so they are reported beside the value, not in it.
 
+mod bounds;
+mod endgame;
+mod lanes;
+mod order;
 mod pimc;
 mod search;
 mod table;
@@ -100,7 +104,7 @@ impl Solver {
         let same_rules = self.config == Some(config);
         self.config = Some(config);
         self.table
-            .begin(&hands, search::zero_cards(trump), same_rules);
+            .begin(&hands, lanes::zero_cards(trump), same_rules);
         Ok((Search::new(&mut self.table, trump, rules, hands), pos))
     }
 
@@ -166,7 +170,8 @@ impl Solver {
             best_for_mover = Some(best_for_mover.map_or(value, |best: i32| best.max(value)));
             values[card as usize] = value as u8;
         }
-        // A merged card has the value of the lowest card of its group (search::distinct_moves).
+        // A merged card has the value of the lowest card of its group
+        // (`Search::distinct_moves`, solver/order.rs).
         let mut merged = legal & !distinct;
         while merged != 0 {
             let card = merged.trailing_zeros() as usize;
