@@ -62,7 +62,7 @@ pub fn score_hand(points: [u32; 2], caller_team: usize, rules: &Rules) -> (Outco
     // R6.2: each team scores its points; R6.3: the others take the count; R6.4: the others
     // keep theirs (the count under `half_bait_is_bait`); the callers score nothing unless made.
     // As selects, not branches on the outcome: in the search's random playouts the outcome
-    // cannot be predicted (docs/SEARCH.md "Session 9").
+    // cannot be predicted (docs/SEARCH.md "The playout kernel").
     let made = callers > others;
     let others_keep = made | ((callers == others) & !rules.half_bait_is_bait);
     let callers_score = if made { callers } else { 0 };

@@ -5,7 +5,7 @@
 //! of the hand out at random and backs up each team's share of the hand's score (R6).
 //! Iterations run in batches ([`batch_size`]): the walks first, each counting its visits on the way
 //! down (a virtual loss), then their playouts interleaved, then the back-ups (docs/SEARCH.md
-//! "Speed"). Root parallelism: each thread grows its own tree from its own seed and the root
+//! "ISMCTS"). Root parallelism: each thread grows its own tree from its own seed and the root
 //! visit counts are summed, so a decision depends only on the seed and the thread count.
 
 use std::sync::{Mutex, OnceLock, PoisonError};
@@ -144,7 +144,7 @@ struct Block {
     /// The walk's loop over a node's blocks runs this many times, a count in the line of its
     /// parent's block that the walk has just read, so the loop's end is known (and a
     /// mispredicted end corrected) long before the blocks' lines arrive; ended by a block's
-    /// fill, it waited for the last block's line (docs/SEARCH.md "Session 9").
+    /// fill, it waited for the last block's line (docs/SEARCH.md "The walk").
     child_blocks: [u8; BLOCK],
 }
 
@@ -277,7 +277,7 @@ impl Tree {
     }
 
     /// Counts a walk's visit to `slot` before its reward is known (the virtual loss of a
-    /// batch: docs/SEARCH.md "Speed").
+    /// batch: docs/SEARCH.md "ISMCTS").
     #[inline(always)]
     fn visit(&mut self, slot: u32) {
         let node = &mut self.nodes[slot as usize];
@@ -325,7 +325,7 @@ impl Tree {
 
 /// Trees that dropped bots left for the next ones: `tb.bot_action` builds a bot a call, and a
 /// tree grown from empty vectors copies them at every doubling and touches fresh pages (5% of
-/// a 20,000-iteration decision, docs/SEARCH.md "Session 7"). At most [`SPARE_TREES`] trees of
+/// a 20,000-iteration decision, docs/SEARCH.md "Memory"). At most [`SPARE_TREES`] trees of
 /// at most [`SPARE_TREE_BYTES`] each are kept, so the memory held between decisions is bounded
 /// (64 MiB); a larger tree is freed.
 static SPARE: Mutex<Vec<Tree>> = Mutex::new(Vec::new());
@@ -634,7 +634,7 @@ fn sqrt_ln_table() -> &'static [f32] {
 
 /// [`sqrt_ln_of`] for the counts beyond the table: out of line and cold, so that the walk's
 /// loop over children keeps its values in registers instead of saving them around a call to
-/// `ln` at every child (docs/SEARCH.md "Speed").
+/// `ln` at every child (docs/SEARCH.md "The walk").
 #[cold]
 #[inline(never)]
 fn sqrt_ln_beyond_table(n: u32) -> f32 {
@@ -659,7 +659,7 @@ fn sqrt_ln_of(n: u32) -> f32 {
 const UNAVAILABLE: [f32; 2] = [f32::NEG_INFINITY, 0.0];
 
 /// The most iterations walked one after the other before their playouts run together
-/// (docs/SEARCH.md "Speed": the playouts are independent chains of dependent steps, which the
+/// (docs/SEARCH.md "ISMCTS": the playouts are independent chains of dependent steps, which the
 /// CPU overlaps when they are interleaved, or plays in the lanes of vector registers; the walks
 /// count their visits first, a virtual loss, so the walks of a batch spread out as sequential
 /// ones would).
@@ -668,7 +668,7 @@ const BATCH: usize = MOST_TOGETHER;
 const _: () = assert!(BATCH <= u8::MAX as usize + 1);
 const _: () = assert!((CLOCK_EVERY as usize).is_multiple_of(BATCH));
 /// Greedy playouts' batches: their branches mispredict whether interleaved or not, so larger
-/// batches only spread the walks' virtual loss (session 4 measured 4 against 8 and 16).
+/// batches only spread the walks' virtual loss (docs/SEARCH.md "Tried and rejected").
 const GREEDY_BATCH: usize = 4;
 const _: () = assert!(BATCH.is_multiple_of(GREEDY_BATCH));
 
@@ -786,7 +786,7 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
     let mut rng = SplitMix64::new(seed);
     // The batch's paths one after the other, each node with the walk it belongs to, so that
     // the back-up is one loop over the batch's nodes rather than a loop a walk, whose end (the
-    // path's length) was mispredicted about once a walk (docs/SEARCH.md "Session 9"); room for
+    // path's length) was mispredicted about once a walk (docs/SEARCH.md "ISMCTS"); room for
     // a whole path after the last one.
     let mut trail = [0u32; (BATCH + 1) * MAX_DEPTH];
     let mut walk_of = [0u8; (BATCH + 1) * MAX_DEPTH];
@@ -892,7 +892,7 @@ unsafe fn score_block_with<const AVX512: bool>(
 /// at least +0 or minus infinity, and there the integer order is the float order (as in
 /// [`avx512::score_block`]'s reduction), but an integer compare and move is shorter on the
 /// chain from one level to the next than a float compare and maximum (docs/SEARCH.md
-/// "Session 9"). This is the key of minus infinity: no child available.
+/// "The walk"). This is the key of minus infinity: no child available.
 const NEG_INFINITY_KEY: i32 = f32::NEG_INFINITY.to_bits() as i32;
 
 /// The deepest a path goes: one node an action of a hand (the auction's at most five, and

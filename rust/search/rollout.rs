@@ -1,8 +1,8 @@
-//! The search kernel of ISMCTS (docs/SEARCH.md "Speed"): the play phase of an auto-mode hand
-//! reduced to what a playout needs, on card masks, allocation-free. Once trump is named, runs
-//! (R4.3) and bella (R4.5) are fixed by the deal and every one not yet credited is credited by
-//! the end of the hand, so a full playout needs only the legal plays (R5.1 under the active
-//! variants), the trick winners (R5.2), the card points (R1.3), the last (R1.4) and, at the
+//! The search kernel of ISMCTS (docs/SEARCH.md "The playout kernel"): the play phase of an
+//! auto-mode hand reduced to what a playout needs, on card masks, allocation-free. Once trump is
+//! named, runs (R4.3) and bella (R4.5) are fixed by the deal and every one not yet credited is
+//! credited by the end of the hand, so a full playout needs only the legal plays (R5.1 under the
+//! active variants), the trick winners (R5.2), the card points (R1.3), the last (R1.4) and, at the
 //! end, the score (R6.2-R6.4). Its tests prove it plays and scores exactly as [`Hand`].
 //!
 //! The legal plays and the trick winner are kept as masks so that a play is a short chain of
@@ -320,10 +320,10 @@ impl Rollout {
     /// Plays each of `worlds` to the end with uniformly random legal cards, one card of each
     /// world in turn: the worlds are independent, so the CPU overlaps their chains of dependent
     /// steps (legal set, choice, play, next legal set) instead of waiting on one
-    /// (docs/SEARCH.md "Speed"). The tricks under way are finished first; then whole tricks go
-    /// one position at a time ([`Rollout::legal_at`], [`Rollout::play_at`]: each position's
-    /// code fixed at compile time, no test of the trick's length); the last trick (one card
-    /// each, R2.4) is played without drawing.
+    /// (docs/SEARCH.md "The playout kernel"). The tricks under way are finished first; then
+    /// whole tricks go one position at a time ([`Rollout::legal_at`], [`Rollout::play_at`]:
+    /// each position's code fixed at compile time, no test of the trick's length); the last
+    /// trick (one card each, R2.4) is played without drawing.
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).

@@ -73,7 +73,7 @@ struct Bucket {
 /// seat gets (bits `9 j ..`, bit `r` = rank `r`, as [`CardSet::lane`]), and in the bits above
 /// them what those cards make with the cards of the suit the seat is known to hold
 /// ([`SuitRuns`]). 8 bytes, so the table a trick-one sampler reads (about 20,000 ways) stays
-/// in the core's second-level cache beside the search tree (docs/SEARCH.md "Session 9: the
+/// in the core's second-level cache beside the search tree (docs/SEARCH.md "The
 /// draw").
 #[derive(Clone, Copy, Debug, Default)]
 struct Way(u64);
@@ -296,8 +296,7 @@ fn build_alias(
 /// A sampler's tables after trump, and the scratch that builds them. A search builds a sampler
 /// a decision, and these tables are up to a megabyte: allocated afresh each time, their pages
 /// were faulted in again at every build (about a third of a build at trick one), so a dropped
-/// sampler leaves them in [`SPARE_TABLES`] for the next one (docs/SEARCH.md "Session 8: the
-/// sampler's build").
+/// sampler leaves them in [`SPARE_TABLES`] for the next one (docs/SEARCH.md "Memory").
 #[derive(Clone, Debug, Default)]
 struct Tables {
     /// The buckets of each suit.
@@ -790,7 +789,7 @@ impl WorldSampler {
     /// A uniformly drawn world after trump: the cards each other seat was dealt, and what its
     /// suits make toward the declarations. Suit by suit, the state's move (which bucket) from
     /// its alias table and a way of the bucket uniformly, each from fresh random bits, so no
-    /// choice waits on a division of the one before (docs/SEARCH.md "Session 9: the draw").
+    /// choice waits on a division of the one before (docs/SEARCH.md "The draw").
     #[inline(always)]
     fn draw_with_runs(&self, rng: &mut SplitMix64) -> ([CardSet; 3], SuitRuns) {
         let mut hand = self.fixed;
@@ -848,7 +847,7 @@ impl WorldSampler {
     }
 
     /// Uniformly drawn consistent worlds as the search kernel's states, one for each of
-    /// `worlds` (at most [`MAX_TOGETHER`]; docs/SEARCH.md "Speed"): `template` is
+    /// `worlds` (at most [`MAX_TOGETHER`]; docs/SEARCH.md "The draw"): `template` is
     /// [`Rollout::of`] a world of this view ([`WorldSampler::sample`]), and `worlds[i]` is
     /// `Rollout::of(&self.sample(rng))` for the `i`-th of as many calls in turn on the same `rng`,
     /// without building the [`Hand`]s. Auto mode after trump only (table mode's worlds go
@@ -890,7 +889,7 @@ impl WorldSampler {
 /// [`crate::state::AutoDeclarations::of_summaries`] on the world's four seats, without a branch on the
 /// world (whether anyone has a run, ties, who holds bella cannot be predicted) and in
 /// registers (the seats' best runs written byte by byte and read back as one word stalled the
-/// draw: docs/SEARCH.md "Session 9"). The seats are taken in the order of
+/// draw: docs/SEARCH.md "The draw"). The seats are taken in the order of
 /// [`WorldSampler::others`] and then the seat: the next seat, its partner, the seat on its
 /// right, itself, so place `i`'s partner is place `i ^ 2` and its team is the seat's when `i`
 /// is odd.

@@ -325,7 +325,7 @@ impl<'t> Search<'t> {
     /// of `guess`; a search that fails on one side is run again from the bound it returned,
     /// with a step [`WIDEN`] times the last. (Null-window tests alone, galloping from the
     /// guess then bisecting, searched about 4 % more nodes over 200 deals, 43 passes a full
-    /// solve instead of 18; one full window a play 1 % more: docs/SOLVER.md.)
+    /// solve instead of 18; one full window a play 1 % more: docs/SOLVER.md "Tried and rejected".)
     pub fn value(&mut self, pos: &Position, guess: i32) -> i32 {
         let mut step = ASPIRATION;
         let (mut alpha, mut beta) = (guess - step, guess + step);
@@ -556,7 +556,7 @@ impl<'t> Search<'t> {
         // A two-trick start with nothing stored is solved even on a null window beyond the
         // points left (nothing and everything are bounds for free there): the routine is
         // cheap, and the bound it stores (a fail-soft value, often far inside the points
-        // left) settles the windows that come after it (nodes -4 %: docs/SOLVER.md).
+        // left) settles the windows that come after it (nodes -4 %: docs/SOLVER.md "Algorithm").
         let endgame = solve_endgame && left <= ENDGAME_CARDS;
         if !endgame {
             if alpha >= total {

@@ -117,7 +117,7 @@ fn every_play_valued_as_minimax_does_up_to_three_tricks_left() {
 fn every_play_valued_as_plain_alpha_beta_does_six_tricks_left() {
     let mut solver = Solver::new();
     // 400 positions (about 10 s in the debug build): the neighbour bounds and twins of
-    // docs/SOLVER.md "Session 8" act at every depth, and a wrong bound shows in few positions.
+    // docs/SOLVER.md "Algorithm" act at every depth, and a wrong bound shows in few positions.
     for seed in 0..400u64 {
         // 12 to 19 cards played: five or six tricks left (the table, merging and bounds all at
         // work).

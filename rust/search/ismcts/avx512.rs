@@ -1,5 +1,5 @@
 //! The walk's scoring of a block of siblings (rust/search/ismcts.rs, [`super::score_block`]) in
-//! AVX-512 registers (docs/SEARCH.md "Speed", session 8): lane `k` of each register holds
+//! AVX-512 registers (docs/SEARCH.md "The walk"): lane `k` of each register holds
 //! one field of slot `k` of the block (the tree keeps each field of a block contiguous), so
 //! the availability of the block's children in the world walked, their counts, UCB1's scores
 //! and the best of them are a few vector operations instead of a loop with a branch a child.
@@ -32,7 +32,7 @@ const LANES: u8 = u8::MAX;
 /// add, minus infinity elsewhere; the best is a maximum over the lanes (of the scores' bits as
 /// integers) and the lowest lane equal to it. The next walk's `explore` terms are gathered
 /// from the table after the scores, off the chain of dependent steps from this level to the
-/// next (docs/SEARCH.md "Speed").
+/// next (docs/SEARCH.md "The walk").
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
 pub(super) fn score_block(
@@ -82,7 +82,7 @@ pub(super) fn score_block(
     // (negative as an integer), and on those values the integer order is the float order, so
     // the maximum and its lowest lane are the float ones; an integer maximum takes 1 cycle to a
     // float maximum's 4, and this reduction is on the chain from one level to the next
-    // (docs/SEARCH.md "Session 9"). Minus infinity where the child is not available, as a blend
+    // (docs/SEARCH.md "The walk"). Minus infinity where the child is not available, as a blend
     // of the keys after the add: a masked move of the floats was merged into the add, which
     // then waited for the availability mask (the world's side of the chain, often the later
     // one) before its 4 cycles.

@@ -1,5 +1,5 @@
 //! The random playout's whole tricks (rust/search/rollout.rs, [`Rollout::finish_random_together`])
-//! for up to eight worlds at once in AVX-512 registers (docs/SEARCH.md "Speed", session 8):
+//! for up to eight worlds at once in AVX-512 registers (docs/SEARCH.md "The playout kernel"):
 //! lane `i` of each 512-bit register holds one field of world `i`, so R5.1's legal sets, the
 //! random choices, the trick winners (R5.2) and the points (R1.3, R1.4) of eight worlds are one
 //! chain of vector operations. It plays exactly the cards the scalar kernel plays from the same
@@ -209,7 +209,7 @@ struct Group {
 /// Each field is gathered from the worlds straight into its register: written lane by lane
 /// into an array and read back as one register, the 64-byte load would wait for the eight
 /// narrower stores to leave the store buffer (a store-forwarding stall, docs/SEARCH.md
-/// "Session 9").
+/// "The playout kernel").
 #[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx512vpopcntdq,avx512bitalg,avx512vbmi,avx512ifma"

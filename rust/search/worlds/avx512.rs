@@ -1,5 +1,5 @@
 //! A batch's worlds drawn at once in AVX-512 registers, eight a register (rust/search/worlds.rs,
-//! [`super::WorldSampler::draw_with_runs`]; docs/SEARCH.md "Session 9: the draw"): lane `w` of
+//! [`super::WorldSampler::draw_with_runs`]; docs/SEARCH.md "The draw"): lane `w` of
 //! each register holds one world of the batch. The scalar draw takes, suit by suit, one number
 //! for the column and the way and one for the alias table's comparison, by Lemire's
 //! multiply-shift; here the eight numbers of each world are SplitMix64's next outputs in the
