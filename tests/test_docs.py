@@ -77,17 +77,24 @@ def test_state_members_are_documented_in_help_and_in_the_stub(cls: type) -> None
 
 
 CITATION = re.compile(r"\b(?:docs/)?([A-Z]+\.md)\b")
+SOURCES = [
+    *ROOT.glob("*.md"),
+    *(ROOT / "docs").glob("*.md"),
+    *(ROOT / "python").rglob("*.py"),
+    *(ROOT / "python").rglob("*.pyi"),
+    *(ROOT / "rust").rglob("*.rs"),
+    *(ROOT / "tests").glob("*.py"),
+]
+# A section of a design doc cited by name, as in `docs/SEARCH.md "The walk"`.
+SECTION = re.compile(r'\b((?:SEARCH|SOLVER)\.md)\b[,:]?\s*\(?"([^"]+)"')
+# A comment's or docstring's line break: a cited name may run onto the next comment line.
+COMMENT_BREAK = re.compile(r"\n\s*(?://[/!]?|#)?\s*")
+# What a section is called in a doc: a heading, or a paragraph's bold label.
+SECTION_NAME = re.compile(r"^#+\s+(.+)$|\*\*([^*]+?)\.?\*\*", re.MULTILINE)
 
 
 def test_the_docs_cite_only_files_that_exist() -> None:
-    sources = [
-        *ROOT.glob("*.md"),
-        *(ROOT / "docs").glob("*.md"),
-        *(ROOT / "python").rglob("*.py"),
-        *(ROOT / "python").rglob("*.pyi"),
-        *(ROOT / "rust").rglob("*.rs"),
-        *(ROOT / "tests").glob("*.py"),
-    ]
+    sources = SOURCES
     known = {path.name for path in [*ROOT.glob("*.md"), *(ROOT / "docs").glob("*.md")]}
     known |= {"README.md"}  # benches/README.md and tests/golden/README.md too
     cited = {
@@ -96,3 +103,19 @@ def test_the_docs_cite_only_files_that_exist() -> None:
         for name in CITATION.findall(source.read_text())
     }
     assert {(source, name) for source, name in cited if name not in known} == set()
+
+
+def test_cited_sections_of_the_design_docs_exist() -> None:
+    """Code and docs cite SEARCH.md's and SOLVER.md's sections by name; each name must be the
+    start of a heading or a bold label there, so a cited section cannot silently vanish."""
+    names = {
+        doc: [heading or label for heading, label in SECTION_NAME.findall(text)]
+        for doc, text in ((path.name, path.read_text()) for path in (ROOT / "docs").glob("S*.md"))
+    }
+    missing = {
+        (source.relative_to(ROOT).as_posix(), doc, section)
+        for source in [*SOURCES, *(ROOT / "benches").glob("*.py"), *(ROOT / "benches").glob("*.rs")]
+        for doc, section in SECTION.findall(COMMENT_BREAK.sub(" ", source.read_text()))
+        if not any(name.startswith(section) for name in names[doc])
+    }
+    assert missing == set()
