@@ -94,12 +94,11 @@ SECTION_NAME = re.compile(r"^#+\s+(.+)$|\*\*([^*]+?)\.?\*\*", re.MULTILINE)
 
 
 def test_the_docs_cite_only_files_that_exist() -> None:
-    sources = SOURCES
     known = {path.name for path in [*ROOT.glob("*.md"), *(ROOT / "docs").glob("*.md")]}
     known |= {"README.md"}  # benches/README.md and tests/golden/README.md too
     cited = {
         (source.relative_to(ROOT).as_posix(), name)
-        for source in sources
+        for source in SOURCES
         for name in CITATION.findall(source.read_text())
     }
     assert {(source, name) for source, name in cited if name not in known} == set()
