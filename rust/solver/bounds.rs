@@ -1,9 +1,9 @@
-//! Bounds that settle a position of the double-dummy search without searching it
-//! (docs/SOLVER.md): quick bounds at a trick start (the sure trumps and the masters the leader
-//! can cash, R5.1, R5.2), and neighbour bounds: two cards of one seat with no other seat's card
-//! between them in trick order (R1.2) give values at most their points' difference (R1.3)
-//! apart, for a move tried beside such a neighbour and for every trick start under it (its
-//! twin).
+//! Bounds that settle a position of the double-dummy search without searching it (docs/SOLVER.md
+//! "Quick bounds", "Neighbour bounds"): quick bounds at a trick start (the sure trumps and the
+//! masters the leader can cash, R5.1, R5.2), and neighbour bounds: two cards of one seat with no
+//! other seat's card between them in trick order (R1.2) give values at most their points'
+//! difference (R1.3) apart, for a move tried beside such a neighbour and for every trick start
+//! under it (its twin).
 
 use super::lanes::{
     PLAIN_BY_STRENGTH, PLAIN_POINTS_BY_STRENGTH, PLAIN_RANK_OF_STRENGTH, TRUMP_BY_STRENGTH,

@@ -1,7 +1,7 @@
-//! The last tricks of the double-dummy search (docs/SOLVER.md): from two tricks left
-//! ([`ENDGAME_CARDS`](super::search::ENDGAME_CARDS) cards), a plain null-window alpha-beta
-//! over the legal plays, with no table, no ordering and no merging (there they cost more than
-//! they save), and the last trick played out (R5.2).
+//! The last tricks of the double-dummy search (docs/SOLVER.md "The last two tricks"): from two
+//! tricks left ([`ENDGAME_CARDS`](super::search::ENDGAME_CARDS) cards), a plain null-window
+//! alpha-beta over the legal plays, with no table, no ordering and no merging (there they cost more
+//! than they save), and the last trick played out (R5.2).
 
 use super::lanes::{STRONGEST_PLAIN, STRONGEST_TRUMP};
 use super::search::{Position, Search};

@@ -1,7 +1,7 @@
-//! Move order for the double-dummy search (docs/SOLVER.md): equivalent cards merged (zero-point
-//! cards, R1.3, with no live card between them in trick order, R1.2, are searched once), then
-//! the killer move or the table's hint tried first, then the rest by a cheap score (win the
-//! trick with points when one's side can, shed nothing of value when it cannot).
+//! Move order for the double-dummy search (docs/SOLVER.md "Move ordering"): equivalent cards merged
+//! (zero-point cards, R1.3, with no live card between them in trick order, R1.2, are searched
+//! once), then the killer move or the table's hint tried first, then the rest by a cheap score (win
+//! the trick with points when one's side can, shed nothing of value when it cannot).
 
 use std::mem::MaybeUninit;
 

@@ -1,6 +1,6 @@
-//! The double-dummy search (docs/SOLVER.md): fail-soft alpha-beta on team 0's points still to
-//! win (R1.3 card points and R1.4's last 10): principal-variation search on an aspiration
-//! window around a guess, every other move a null-window test.
+//! The double-dummy search (docs/SOLVER.md "Search"): fail-soft alpha-beta on team 0's points still
+//! to win (R1.3 card points and R1.4's last 10): principal-variation search on an aspiration window
+//! around a guess, every other move a null-window test.
 //!
 //! Positions are small `Copy` values, so a move is a copy and undo is nothing. Trick-start
 //! positions go through the transposition table (table.rs), and the last card of a trick
