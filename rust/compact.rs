@@ -300,6 +300,14 @@ pub fn expand(row: &Row, tensor: &mut [f32; TENSOR_SIZE]) {
     update_tensor(&EMPTY_ROW, row, tensor);
 }
 
+/// The information-state tensor of the seat of `info` (docs/ENGINE.md), written into `out`:
+/// the expansion of its compact row (above), so the two always agree.
+pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
+    let mut row = EMPTY_ROW;
+    encode(info, &mut row);
+    expand(&row, out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -83,13 +83,14 @@ pub use state::{
 pub use table::{CallRecord, Misplay, TableHand};
 
 // What one seat knows and is told: information sets, views, events, sampled worlds.
+pub use compact::write_tensor;
 pub use compact::{
     encode as encode_compact, expand as expand_compact, update_tensor, Kind, Row, Segment,
     COMPACT_SIZE, LAYOUT as COMPACT_LAYOUT,
 };
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
-pub use observe::{information_string, write_tensor, MAX_TEAM_POINTS, SCORE_SCALE, TENSOR_SIZE};
+pub use observe::{information_string, MAX_TEAM_POINTS, SCORE_SCALE, TENSOR_SIZE};
 pub use search::worlds::WorldSampler;
 pub use view_json::table_view_json;
 

@@ -1,12 +1,12 @@
 //! Per-seat views (RULES.md R2.4, R4.4 auto mode, R4.5): what one seat knows (an
 //! [`InfoSet`], so a view cannot show a hidden card), as a
 //! fixed-size information-state tensor and a canonical string (layouts in docs/ENGINE.md).
+//! Here the tensor's layout; rust/compact.rs writes it, through its compact row.
 //! Kept out of `apply`: views are built only when asked for.
 
 use std::fmt::Write;
 
 use crate::cards::Suit;
-use crate::compact::{encode, expand, EMPTY_ROW};
 use crate::infoset::InfoSet;
 use crate::runs::FIFTY;
 use crate::scoring::{BELLA_POINTS, CARD_COUNT};
@@ -53,14 +53,6 @@ const _: () = assert!(
     TENSOR_SIZE == 1708,
     "the tensor layout is a public contract"
 );
-
-/// The information-state tensor of the seat of `info` (docs/ENGINE.md), written into `out`:
-/// the expansion of its compact row (rust/compact.rs), so the two always agree.
-pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
-    let mut row = EMPTY_ROW;
-    encode(info, &mut row);
-    expand(&row, out);
-}
 
 /// `value / max` in float32 (one correctly rounded division, as numpy's), capped at 1.
 pub(crate) fn ratio(value: u32, max: u32) -> f32 {
@@ -156,6 +148,7 @@ pub fn information_string(info: &InfoSet) -> String {
 mod tests {
     use super::*;
     use crate::cards::CardSet;
+    use crate::compact::write_tensor;
     use crate::deal::FIRST_PACKETS;
     use crate::rules::Rules;
     use crate::state::Hand;
