@@ -286,8 +286,8 @@ def test_a_record_file_opens_in_the_replay(server: Server) -> None:
         driver.find_element(By.ID, "replay-link").click()
         misplayed = GOLDEN / "table_misplay_called.json"
         driver.find_element(By.ID, "record-file").send_keys(str(misplayed))
-        _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, "[data-dd-card='AS']"), 120.0)
-        ActionChains(driver).send_keys(Keys.ARROW_RIGHT).perform()
+        _wait(driver, lambda b: _shown(b, "[data-dd-card='AS']"), 120.0)
+        driver.find_element(By.ID, "replay-next").click()
         stops = _wait(driver, lambda b: _shown(b, "#replay-analysis .verdict"))
         assert "analysis stops here" in stops.text
         assert not driver.find_elements(By.CSS_SELECTOR, "[data-dd-card]")

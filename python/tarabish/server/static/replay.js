@@ -200,6 +200,7 @@ async function analyseFile(file) {
   const { ok, answer } = await fetchJson("/api/analysis", { method: "POST", headers: { "Content-Type": "application/json" }, body });
   if (!ok) { notify(errorWords(answer)); return; }
   $("#notice").hidden = true;
+  if (document.activeElement) document.activeElement.blur(); // the arrow keys step the replay
   showReplayDocument(answer, null);
 }
 
