@@ -118,3 +118,34 @@ def test_cited_sections_of_the_design_docs_exist() -> None:
         if not any(name.startswith(section) for name in names[doc])
     }
     assert missing == set()
+
+
+# How the work was organised is not the project's text: no numbered working periods, issue
+# numbers, commits named as the state of `main`, or the people who did the work.
+ORGANISATION = re.compile(
+    r"\b[Ss]essions? \d|\b[Ii]ssues? #?\d|\bmain at [0-9a-f]{7}|\b[Tt]he integrator\b"
+    r"|\b[Tt]he brief\b|\bwork[ ]period"
+)
+
+
+def test_the_text_says_what_is_not_how_the_work_was_organised() -> None:
+    """Docs, code, tests, benchmarks, the page and the build files name rules, sections and
+    files, never a working period, an issue number or a commit as the state of `main`."""
+    texts = [
+        *SOURCES,
+        *(ROOT / "benches").glob("*.*"),
+        *(
+            page
+            for page in (ROOT / "python" / "tarabish" / "server" / "static").iterdir()
+            if page.suffix in {".html", ".js", ".css"}
+        ),
+        *(ROOT / ".ci").glob("*"),
+        *(ROOT / name for name in ("Makefile", "pyproject.toml", "Cargo.toml")),
+    ]
+    found = {
+        f"{path.relative_to(ROOT).as_posix()}: {match.group()}"
+        for path in texts
+        if path.is_file()
+        for match in ORGANISATION.finditer(path.read_text())
+    }
+    assert found == set()
