@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -31,7 +32,10 @@ from .._replay import replay
 from .protocol import ProtocolError
 
 if TYPE_CHECKING:
-    from .app import GameServer
+    from .table import Table
+
+FindTable = Callable[[Request], Awaitable["Table | Response"]]
+"""The server's lookup of the table named in a request's path (app.py ``live_table``)."""
 
 MAX_RECORD_BYTES = 128 * 1024
 """The largest record ``POST /api/analysis`` takes (a 500-point match is some 10 KB) ..."""
@@ -98,8 +102,9 @@ class Analyses:
         return document
 
 
-def analysis_routes(server: GameServer) -> list[Route]:
-    """The two routes of the analysis (docs/PROTOCOL.md P5.3), on ``server``'s tables."""
+def analysis_routes(live_table: FindTable) -> list[Route]:
+    """The two routes of the analysis (docs/PROTOCOL.md P5.3); ``live_table`` finds the table
+    of a request's path (or the answer why not: 404, or 503 without the database)."""
     analyses = Analyses()
 
     async def answer(key: str, record: Any) -> Response:
@@ -114,10 +119,9 @@ def analysis_routes(server: GameServer) -> list[Route]:
             return _refused(400, "invalid", " ".join(str(error).split()))
 
     async def of_table(request: Request) -> Response:
-        try:
-            table = await server.table(request.path_params["table"])
-        except ProtocolError as error:
-            return JSONResponse(error.to_message(), 404)
+        table = await live_table(request)
+        if isinstance(table, Response):
+            return table
         if not table.state.is_terminal:
             return _refused(
                 403,

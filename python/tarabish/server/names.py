@@ -14,18 +14,13 @@ import hmac
 import json
 import unicodedata
 from collections import OrderedDict
-from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .analysis import read_body, refusal
-from .protocol import ProtocolError
+from .analysis import FindTable, read_body, refusal
 from .store import token_hash
-
-if TYPE_CHECKING:
-    from .app import GameServer
 
 MAX_NAME = 20
 """Characters in a display name."""
@@ -48,25 +43,24 @@ def clean_name(value: object) -> str:
     return name
 
 
-def names_routes(server: GameServer) -> list[Route]:
-    """The routes of the names (P5.4) of ``server``'s tables."""
+def names_routes(live_table: FindTable) -> list[Route]:
+    """The routes of the names (P5.4); ``live_table`` finds the table of a request's path (or
+    the answer why not)."""
     kept: OrderedDict[str, list[str | None]] = OrderedDict()
 
     def names_of(table_id: str) -> list[str | None]:
         return list(kept.get(table_id, [None] * SEATS))
 
     async def read(request: Request) -> Response:
-        try:
-            table = await server.table(request.path_params["table"])
-        except ProtocolError as error:
-            return JSONResponse(error.to_message(), 404)
+        table = await live_table(request)
+        if isinstance(table, Response):
+            return table
         return JSONResponse({"names": names_of(table.id)})
 
     async def write(request: Request) -> Response:
-        try:
-            table = await server.table(request.path_params["table"])
-        except ProtocolError as error:
-            return JSONResponse(error.to_message(), 404)
+        table = await live_table(request)
+        if isinstance(table, Response):
+            return table
         body = await read_body(request, MAX_BODY_BYTES)
         if body is None:
             return _refused(413, "too_large", f"at most {MAX_BODY_BYTES} bytes")

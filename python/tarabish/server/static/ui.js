@@ -30,7 +30,7 @@ function helpButton(key, label = "About this rule") {
   const [text, rules] = HELP[key];
   const id = `help-${++helpCount}`;
   const popover = el("div", { class: "popover", id, role: "note", hidden: true },
-    el("p", { text }), el("p", { class: "rule-ref", text: `In the rules: ${rules}` }));
+    el("p", { text }), rules ? el("p", { class: "rule-ref", text: `In the rules: ${rules}` }) : null);
   const button = el("button", {
     type: "button", class: "help", "aria-label": label, "aria-expanded": "false", "aria-controls": id,
     onclick: (event) => {

@@ -42,7 +42,8 @@ const VARIANTS = [
   { name: "late_twenty", label: "A fifty shown late still counts as a twenty", help: "lateTwenty", manual: true },
 ];
 
-// Help popovers: the rule in words and its id in the rules (RULES.md).
+// Help popovers: the rule in words and its id in the rules (RULES.md), or null for help that is
+// no rule of the game.
 const HELP = {
   style: ["In the standard game the table declares runs and bella for everyone and refuses a card that breaks the rules of play. At a table-talk table you declare yourself, in time, and a wrong card stands until someone calls it.", "R4.4, R8"],
   target: ["Hands are played until a team has this many points at the end of a hand; the team with more wins.", "R7.1"],
@@ -55,8 +56,8 @@ const HELP = {
   halfBait: ["When the callers and the other team have equal points, the callers score nothing and the others score their own points; with this option the others score the whole count.", "R6.4"],
   bella: ["Holding the king and queen of trump, call bella as you play the second of them for 20 points. Calling it on the first is table talk and loses it, unless this option is on.", "R4.5"],
   lateTwenty: ["A fifty must be shown in the second trick. With this option a fifty shown in the third trick still counts as a twenty.", "R4.4"],
-  bots: ["Bots see only their own cards and what has been played, like a person.", "bot specs"],
-  pace: ["With a time per move, a person who runs out of time has a bot play for them, or the table waits for them.", "turn clock"],
+  bots: ["Bots see only their own cards and what has been played, like a person.", null],
+  pace: ["With a time per move, a person who runs out of time has a bot play for them, or the table waits for them.", null],
   legal: ["Raised cards may be played now. Follow the suit led; with trump led, beat the highest trump if you can; void in the suit led, play a trump, beating the highest trump in the trick if you can.", "R5.1"],
   auction: ["Starting left of the dealer, each player calls a trump suit or passes; the first call ends it. If three pass, the dealer must call. The kitty, your last three cards, stays face down until trump is named.", "R3.1, R3.2, R2.4"],
   announce: ["In the first trick, on your turn and before your card, announce your best run: a twenty (three in a row) or a fifty (four in a row).", "R4.4, R8.6d"],
@@ -66,8 +67,8 @@ const HELP = {
   throw: ["Throwing in ends the hand at once: the other team scores the whole hand.", "R8.3"],
   lastTrick: ["Only the last trick taken may be looked at again; earlier tricks are turned down.", "R8.4"],
   scoring: ["Each team counts its card points, 10 for the last trick, its runs and its bella. The callers must take more than the other team: if they take less it is a bait, and the others score everything; equal is a half bait.", "R6.1-R6.4"],
-  dd: ["The double-dummy value of a card is the number of points the mover's team takes from the tricks still to play, with all four hands open and best play by everyone. A card's loss is the best value minus its value.", "solver"],
-  practice: ["The creator of this table chose how the cards are dealt, so they may know every hand. Play it for practice.", "fairness"],
+  dd: ["The double-dummy value of a card is the number of points the mover's team takes from the tricks still to play, with all four hands open and best play by everyone. A card's loss is the best value minus its value.", null],
+  practice: ["The creator of this table chose how the cards are dealt, so they may know every hand. Play it for practice.", null],
 };
 
 const OUTCOMES = {
@@ -103,7 +104,7 @@ const ERROR_WORDS = {
   no_table: "There is no such table.",
   elsewhere: "This table is hosted by another server.",
   bad_token: "Your seat could not be resumed here.",
-  rate_limited: "Slow down: too many messages at once.",
+  rate_limited: "Slow down: too many requests at once. Try again in a moment.",
   unavailable: "The server could not save that move. Try again.",
   full: "This table has as many spectators as it takes.",
   busy: "The analysis is busy. Try again in a moment.",
@@ -113,6 +114,13 @@ const ERROR_WORDS = {
   invalid: "That file is not a valid tarabish record.",
   stopping: "The server is restarting. Try again in a moment.",
   exists: "A table with that name exists.",
+  origin: "This page may not use that server.",
+  content_type: "The request was not understood.",
+  too_deep: "That file is not a tarabish record.",
+  not_joined: "Take a seat first.",
+  spectator: "You are watching: take a seat to play.",
+  wrong_seat: "That move is not yours to make.",
+  too_slow: "The connection was too slow; reconnecting.",
 };
 
 // Plain words for an error message of the server ({code, rule, message}).
