@@ -60,6 +60,24 @@ def listed_files() -> list[str]:
     return ENTRY.findall(layout())
 
 
+# A Rust file or folder cited in prose or code, by its path from the root.
+RUST_CITATION = re.compile(r"\brust/[\w/]*\w(?:\.rs|/)")
+
+
+def test_the_docs_and_the_code_cite_only_rust_files_that_exist() -> None:
+    """A moved module leaves no stale pointer behind (in the docs, comments or docstrings)."""
+    texts = [*ROOT.glob("*.md"), *(ROOT / "docs").glob("*.md"), *(ROOT / "benches").glob("*.md")]
+    texts += [ROOT / name for name in source_files() if not name.endswith(".svg")]
+    texts += [*(ROOT / "tests").glob("test_*.py")]
+    stale = {
+        f"{path.relative_to(ROOT)}: {cited}"
+        for path in texts
+        for cited in RUST_CITATION.findall(path.read_text())
+        if not (ROOT / cited).exists()
+    }
+    assert sorted(stale) == []
+
+
 def test_every_source_file_has_its_line_in_the_architecture() -> None:
     listed = listed_files()
     assert sorted(source_files() - set(listed)) == [], "files without a line in the layout"
@@ -104,7 +122,7 @@ def without_test_items(code: str) -> str:
 
 
 def module_path(path: Path) -> tuple[str, ...]:
-    """The module a file defines: rust/lib.rs the crate root, rust/a/b.rs `a::b`."""
+    """The module a file defines: rust/lib.rs the crate root, `a/b.rs` under rust/ `a::b`."""
     parts = path.relative_to(RUST).with_suffix("").parts
     return () if parts == ("lib",) else parts
 
