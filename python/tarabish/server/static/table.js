@@ -13,6 +13,7 @@ const TAKE_SHOW_MS = 700; // a taken trick stays in view this long, then flies t
 const TAKE_FLY_MS = 450;
 const CLOCK_TICK_MS = 250;
 const LONG_PRESS_MS = 450;
+const PLAY_AGAIN_BOT_SECONDS = 0.8; // the lobby's "Normal" bot speed (a summary does not say it)
 const TRUMP_ORDER = "J9ATKQ876"; // R1.2, highest first
 const PLAIN_ORDER = "ATKQJ9876";
 const SUIT_SORT = "SHCD"; // black and red alternate in the hand
@@ -39,7 +40,7 @@ function newGame(table, wantSeat) {
     hands: [], current: null, over: null, summaries: [], summaryTimer: null,
     // what the public events say (a spectator's table; the score line for everyone)
     dealer: null, trump: null, caller: null, trick: [], leader: null, lastTrick: null, toMove: null,
-    played: [0, 0, 0, 0], scores: [0, 0], announced: [null, null, null, null], shownRuns: [[], [], [], []],
+    played: [0, 0, 0, 0], passed: [], scores: [0, 0], announced: [null, null, null, null], shownRuns: [[], [], [], []],
     taken: null, turnSince: performance.now(), showLast: false,
   };
 }
@@ -179,12 +180,12 @@ function follow(event) {
   switch (event.kind) {
     case "hand_start":
       Object.assign(game, { trick: [], leader: null, lastTrick: null, trump: null, caller: null, taken: null,
-        dealer: event.dealer, scores: event.scores, toMove: (event.dealer + 1) % 4, played: [0, 0, 0, 0],
+        dealer: event.dealer, scores: event.scores, toMove: (event.dealer + 1) % 4, played: [0, 0, 0, 0], passed: [],
         announced: [null, null, null, null], shownRuns: [[], [], [], []] });
       game.current = { hand: event.hand, dealer: event.dealer, before: event.scores, result: null };
       game.hands.push(game.current);
       break;
-    case "pass": game.toMove = (event.seat + 1) % 4; break;
+    case "pass": game.toMove = (event.seat + 1) % 4; game.passed.push(event.seat); break;
     case "call":
       Object.assign(game, { trump: event.suit, caller: event.seat, toMove: (game.dealer + 1) % 4, leader: (game.dealer + 1) % 4 });
       break;
@@ -236,6 +237,9 @@ function drawSeat(seat, state) {
   const chips = [];
   if (seat === state.dealer) chips.push(el("span", { class: "chip dealer", title: "Dealer" }, "Dealer"));
   if (seat === state.caller && state.trump) chips.push(el("span", { class: "chip caller" }, "Called ", suitInline(state.trump)));
+  if (state.passed.includes(seat)) chips.push(el("span", { class: "chip said" }, "Passed"));
+  const size = state.announced[seat];
+  if (size) chips.push(el("span", { class: "chip said" }, size === 50 ? "Fifty" : "Twenty"));
   const about = game.summary ? game.summary.seats[seat] : null;
   if (about && !about.bot && about.taken && !about.online && seat !== game.seat) chips.push(el("span", { class: "chip away" }, "Away"));
   const toMove = seat === state.toMove;
@@ -290,12 +294,14 @@ function publicState() {
     return {
       dealer: view.dealer, trump: view.trump, caller: view.caller, trick: view.trick, leader: view.trick_leader,
       lastTrick: view.last_trick, toMove: over ? null : view.to_move, sizes: view.hand_sizes,
-      points: view.points, tricksWon: view.tricks_won, phase: view.phase,
+      points: view.points, tricksWon: view.tricks_won, phase: view.phase, announced: view.announced,
+      passed: view.phase === "auction" ? view.auction.filter((text) => text.endsWith(" pass")).map((text) => Number(text.split(" ")[0])) : [],
     };
   }
   const sizes = [0, 1, 2, 3].map((seat) => (game.dealer === null || over ? 0 : 9 - game.played[seat]));
   return { dealer: game.dealer, trump: game.trump, caller: game.caller, trick: game.trick, leader: game.leader,
-    lastTrick: game.lastTrick, toMove: over ? null : game.toMove, sizes, points: null, tricksWon: null, phase: null };
+    lastTrick: game.lastTrick, toMove: over ? null : game.toMove, sizes, points: null, tricksWon: null, phase: null,
+    announced: game.announced, passed: game.trump ? [] : game.passed };
 }
 
 function statusLine(state) {
@@ -398,8 +404,17 @@ function strength(card, trump) {
   return order.indexOf(card[0]);
 }
 
+// Trump first, then the suits alternating black and red, as a player sorts a hand.
+function suitOrder(trump) {
+  if (!trump) return SUIT_SORT;
+  const red = (suit) => suit === "D" || suit === "H";
+  const other = [...SUIT_SORT].filter((suit) => red(suit) !== red(trump));
+  const same = [...SUIT_SORT].filter((suit) => suit !== trump && red(suit) === red(trump));
+  return trump + other[0] + same[0] + other[1];
+}
+
 function sortedHand(cards, trump) {
-  const suits = trump ? trump + SUIT_SORT.replace(trump, "") : SUIT_SORT;
+  const suits = suitOrder(trump);
   return [...cards].sort((a, b) => suits.indexOf(a[1]) - suits.indexOf(b[1]) || strength(a, trump) - strength(b, trump));
 }
 
@@ -676,7 +691,7 @@ async function playAgain() {
     request.turn_seconds = summary.turn_seconds;
     request.timeout_bot = summary.timeout_bot;
   }
-  if (summary && summary.bot_seconds !== undefined) request.bot_seconds = summary.bot_seconds;
+  request.bot_seconds = summary && summary.bot_seconds !== undefined ? summary.bot_seconds : PLAY_AGAIN_BOT_SECONDS;
   await openTable(request, seated() ? game.seat : null);
 }
 
