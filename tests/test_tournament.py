@@ -112,6 +112,15 @@ def test_greedy_beats_random_well_above_half() -> None:
     assert result.margin_interval[0] > 50  # points a hand
 
 
+def test_ismcts_beats_random_by_far() -> None:
+    """An ISMCTS that backs up the other team's share of a walk still plays legal cards and
+    passes every equality test; against random it then loses instead of winning nearly every
+    match. 12 deals (24 matches) with a fixed seed: about a second."""
+    result = tb.tournament("ismcts:iterations=200", "random", 12, seed=11)
+    assert result.win_rate >= 0.8, result
+    assert result.margin_interval[0] > 0, result
+
+
 def test_wilson_interval_known_values() -> None:
     # Values of Wilson (1927) as tabulated by Newcombe (1998), 95%.
     assert wilson_interval(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
