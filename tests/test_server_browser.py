@@ -8,6 +8,8 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
 - the replay of that match, whose double-dummy values at three positions equal ``tb.solve`` on
   the same states; a record file opened in the replay, and a table-mode record's replay saying
   where its analysis stops (a misplay);
+- a practice table marked in the lobby and at the table; the four-colour deck and the
+  animations setting;
 - no visible text of the lobby or the table that names a rule id (R followed by a digit), and
   every visible text at a contrast of at least 4.5:1 on each screen shot (tests/contrast.js);
 - one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
@@ -309,8 +311,11 @@ def test_no_rule_id_in_the_visible_text_of_lobby_and_table(server: Server) -> No
     driver = _browser("desktop")
     try:
         server.create(seats=[None, "greedy", "greedy", "greedy"], rules={"target": 100})
+        practice = server.create(seats=[None, "greedy", "greedy", "greedy"], seed=7, practice=True)
         driver.get(server.url)
         _wait(driver, lambda b: b.find_elements(By.CSS_SELECTOR, ".table-card"))
+        marked = driver.find_elements(By.CSS_SELECTOR, ".table-card .practice")
+        assert [m.text for m in marked] == ["practice: deals chosen by the creator"]
         for details in driver.find_elements(By.CSS_SELECTOR, "details"):
             driver.execute_script("arguments[0].open = true", details)
         table_talk = driver.find_element(By.CSS_SELECTOR, "input[name=gamestyle][value=table]")
@@ -324,6 +329,21 @@ def test_no_rule_id_in_the_visible_text_of_lobby_and_table(server: Server) -> No
         assert not popover.is_displayed()
         help_button.click()
         assert popover.is_displayed() and RULE_ID.search(popover.text)
+
+        driver.get(f"{server.url}#/table/{practice}")  # watching: the table says it too
+        tag = _wait(driver, lambda b: _shown(b, "#practice"))
+        assert tag.text.startswith("practice: deals chosen by the creator")
+        # The settings: the four-colour deck recolours the cards; tricks need not fly.
+        driver.find_element(By.ID, "settings-button").click()
+        driver.find_element(By.ID, "setting-four-colour").click()
+        driver.find_element(By.ID, "setting-animations").click()
+        body = driver.find_element(By.TAG_NAME, "body").get_attribute("class") or ""
+        assert "four-colour" in body and "no-animations" in body
+        clubs = driver.execute_script(
+            "const c = cardFace('AC'); document.body.append(c);"
+            "return c.querySelector('g[fill]').getAttribute('fill')"
+        )
+        assert clubs == "#16702a"  # green clubs
 
         table = server.create(
             seats=[None, "greedy", "greedy", "greedy"],
