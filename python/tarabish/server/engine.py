@@ -14,9 +14,9 @@ from typing import Any
 
 from .. import _core
 from .._actions import MISPLAY_ID, THROW_ID
+from .._engines import ENGINES
 from .._errors import InvalidInputError
 
-ENGINES = {"rust": "tarabish", "reference": "tarabish.reference"}
 ENGINE = "rust"
 """The engine a server runs unless told otherwise (``tarabish serve --engine``)."""
 
