@@ -83,10 +83,9 @@ pub use state::{
 pub use table::{CallRecord, Misplay, TableHand};
 
 // What one seat knows and is told: information sets, views, events, sampled worlds.
-pub use compact::write_tensor;
 pub use compact::{
-    encode as encode_compact, expand as expand_compact, update_tensor, Kind, Row, Segment,
-    COMPACT_SIZE, LAYOUT as COMPACT_LAYOUT,
+    encode as encode_compact, expand as expand_compact, update_tensor, write_tensor, Kind, Row,
+    Segment, COMPACT_SIZE, LAYOUT as COMPACT_LAYOUT,
 };
 pub use events::{hand_events, match_end_events, match_events, Event, EventKind};
 pub use infoset::{InfoSet, InfoTracker};
