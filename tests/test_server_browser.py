@@ -176,6 +176,7 @@ def _one_step(
 ) -> bool:
     """Close a hand summary (noting its scores) or click a call or a legal card; returns
     whether the mid-hand screenshot is taken."""
+    assert not _shown(browser, "#notice.error"), "the server refused a click"
     summary = _shown(browser, "#hand-summary")
     if summary is not None:
         scores.append(str(summary.get_attribute("data-scores")))
@@ -200,7 +201,11 @@ def _one_step(
         _shoot(browser, shots, f"mid-hand-{size}")
         return True
     action = str(choice.get_attribute("data-action"))
-    if _click(choice) and action.startswith("play"):
+    if not _click(choice):
+        return mid_hand_shot
+    if action.startswith("call"):
+        _wait(browser, lambda b: not _shown(b, "#actions [data-action^='call']"))
+    else:
         card = action.split()[1]
         # The server's answer: the card leaves the hand.
         _wait(

@@ -13,6 +13,7 @@ const TAKE_SHOW_MS = 700; // a taken trick stays in view this long, then flies t
 const TAKE_FLY_MS = 450;
 const CLOCK_TICK_MS = 250;
 const LONG_PRESS_MS = 450;
+const PENDING_MS = 3000; // the longest an action waits for its answer before another is sent
 const PLAY_AGAIN_BOT_SECONDS = 0.8; // the lobby's "Normal" bot speed (a summary does not say it)
 const TRUMP_ORDER = "J9ATKQ876"; // R1.2, highest first
 const PLAIN_ORDER = "ATKQJ9876";
@@ -41,7 +42,7 @@ function newGame(table, wantSeat) {
     // what the public events say (a spectator's table; the score line for everyone)
     dealer: null, trump: null, caller: null, trick: [], leader: null, lastTrick: null, toMove: null,
     played: [0, 0, 0, 0], passed: [], scores: [0, 0], announced: [null, null, null, null], shownRuns: [[], [], [], []],
-    taken: null, turnSince: performance.now(), showLast: false,
+    taken: null, turnSince: performance.now(), showLast: false, pendingSince: 0,
   };
 }
 
@@ -66,13 +67,17 @@ function connect() {
   };
 }
 
+// One action at a time: a second click before the server's answer (a double click) is not
+// sent, which would be refused as out of turn.
 function send(text) {
-  if (game && game.socket && game.socket.readyState === WebSocket.OPEN) {
-    game.socket.send(JSON.stringify({ type: "action", action: actionId(text) }));
-  }
+  if (!game || !game.socket || game.socket.readyState !== WebSocket.OPEN) return;
+  if (game.pendingSince && performance.now() - game.pendingSince < PENDING_MS) return;
+  game.pendingSince = performance.now();
+  game.socket.send(JSON.stringify({ type: "action", action: actionId(text) }));
 }
 
 function receive(message) {
+  if (message.type === "events" || message.type === "error") game.pendingSince = 0;
   switch (message.type) {
     case "welcome":
       game.seat = message.seat;
