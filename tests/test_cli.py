@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import pkgutil
 import subprocess
+import sys
 
 import pytest
 import tarabish as tb
@@ -153,6 +154,19 @@ def test_every_command_module_is_a_listed_command(capsys: pytest.CaptureFixture[
     assert {command.name for command in cli.COMMANDS} == modules
     top = run_in_process(capsys, "--help").stdout
     assert all(f"    {name}" in top for name in modules)
+
+
+def test_the_command_line_loads_each_command_s_heavy_modules_only_for_it() -> None:
+    # Every subcommand's module is imported to build the parser; what only one command needs
+    # (numpy for ladder, the server's web stack) is imported when that command runs, so
+    # `tarabish --help` and the other commands do not pay for it.
+    heavy = {"numpy", "starlette", "uvicorn"}
+    code = f"import sys, tarabish._cli; print(sorted({heavy!r} & set(sys.modules)))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_help_describes_each_subcommand_and_rule_flag(capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from .._ladder import LadderResult, ladder
 from .._progress import progress_bar
 from . import _options
 from ._command import Command
+
+if TYPE_CHECKING:
+    from .._ladder import LadderResult
 
 
 def format_ladder(result: LadderResult) -> str:
@@ -65,6 +68,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .._ladder import ladder  # numpy: loaded for this command only, not for every command
+
     with progress_bar("deals") as progress:
         result = ladder(
             args.bots,
