@@ -34,3 +34,4 @@ test: install lint rust-test py-test
 bench: install
 	$(PYTHON) -m pytest benches --benchmark-only -p no:cacheprovider
 	cargo bench --bench hands
+	cargo bench --bench vector

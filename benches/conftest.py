@@ -48,12 +48,14 @@ def engine(request: pytest.FixtureRequest, benchmark: Any) -> ModuleType:
 
 @pytest.fixture
 def rate(benchmark: Any) -> Callable[[int], None]:
-    """``rate(count)``: note ``count / median round time`` as ``hands_per_second``."""
+    """``rate(count, unit="hands")``: note ``count / median round time`` as
+    ``hands_per_second`` (the summary prints it with ``unit``)."""
 
-    def record(count: int) -> None:
+    def record(count: int, unit: str = "hands") -> None:
         metadata = benchmark.stats  # None when benchmarks are disabled
         if metadata and metadata.stats.median > 0:
             benchmark.extra_info["hands_per_second"] = count / metadata.stats.median
+            benchmark.extra_info["unit"] = unit
 
     return record
 
@@ -87,8 +89,8 @@ def _time(seconds: float) -> str:
     return f"{seconds / 1e-9:.3g} ns"
 
 
-def _rate(value: float | None) -> str:
-    return "" if value is None else f"{value:,.0f} hands/s"
+def _rate(value: float | None, unit: str = "hands") -> str:
+    return "" if value is None else f"{value:,.0f} {unit}/s"
 
 
 def _label(bench: Any) -> str:
@@ -140,9 +142,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
             continue
         write(f"{name}:")
         for row in rows:
+            info = row.extra_info
+            rate = _rate(info.get("hands_per_second"), info.get("unit", "hands"))
+            note = f"  {info['note']}" if "note" in info else ""
             write(
-                f"  {_label(row):<{width - 2}}{_time(row.stats.median):>11}"
-                f"{'':>22}   {_rate(row.extra_info.get('hands_per_second'))}"
+                f"  {_label(row):<{width - 2}}{_time(row.stats.median):>11}{'':>22}   {rate}{note}"
             )
     if missed:
         write(

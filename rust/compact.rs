@@ -14,8 +14,9 @@ use crate::observe::{
     TRICK_LEADER, TRICK_LEADERS, TRUMP,
 };
 use crate::runs::TWENTY;
-use crate::seats::{seat_after, SEATS, TEAMS};
-use crate::state::{Phase, PASS, TRICKS};
+use crate::seats::{eldest, seat_after, SEATS, TEAMS};
+use crate::state::{Phase, NUM_ACTIONS, PASS, TRICKS};
+use crate::tricks::TrickSoFar;
 
 /// How one byte field of a row stands for entries of the tensor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -186,9 +187,61 @@ pub type Row = [u8; COMPACT_SIZE];
 /// The row of every zero entry (the tensor of zeros).
 pub const EMPTY_ROW: Row = [0; COMPACT_SIZE];
 
+/// The completed tricks of one hand as a row holds them (their cards by seat and their
+/// leaders), kept between rows of the same hand so that each trick is read once
+/// ([`encode_following`]): the vectorized environment keeps one a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TricksSeen {
+    count: usize,
+    next_leader: u8,
+    bytes: [u8; TRICK_BYTES],
+}
+
+/// The bytes of the completed tricks and their leaders, which follow each other in a row.
+const TRICK_BYTES: usize = TRICKS * SEAT_COUNT + TRICKS;
+const _: () = assert!(B_TRICK_LEADERS == B_PAST_TRICKS + TRICKS * SEAT_COUNT);
+
+impl TricksSeen {
+    /// None seen yet, in a hand dealt by `dealer` (eldest leads the first trick, R3.5).
+    pub const fn new(dealer: u8) -> TricksSeen {
+        TricksSeen {
+            count: 0,
+            next_leader: eldest(dealer),
+            bytes: [0; TRICK_BYTES],
+        }
+    }
+
+    /// Reads the tricks of `info` completed since the last call (R5.2: each led by the last
+    /// one's winner).
+    #[inline]
+    fn catch_up(&mut self, info: &InfoSet) {
+        let Some(trump) = info.trump() else {
+            return;
+        };
+        let plays = info.plays();
+        while (self.count + 1) * SEAT_COUNT <= plays.len() {
+            let k = self.count;
+            let cards = &plays[k * SEAT_COUNT..(k + 1) * SEAT_COUNT];
+            let leader = self.next_leader;
+            self.bytes[TRICKS * SEAT_COUNT + k] = leader + 1;
+            for (pos, card) in cards.iter().enumerate() {
+                self.bytes[SEAT_COUNT * k + seat_after(leader, pos) as usize] = card.index() + 1;
+            }
+            self.next_leader = seat_after(leader, TrickSoFar::of(cards, trump).winner());
+            self.count += 1;
+        }
+    }
+}
+
 /// The compact row of the seat of `info` (the same information as its tensor).
 #[inline]
 pub fn encode(info: &InfoSet, row: &mut Row) {
+    encode_following(info, row, &mut TricksSeen::new(info.dealer()));
+}
+
+/// [`encode`], reading only the tricks completed since `seen` last read this hand.
+#[inline]
+pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut TricksSeen) {
     *row = EMPTY_ROW;
     let points = info.points();
     let scores = info.scores_before();
@@ -212,13 +265,8 @@ pub fn encode(info: &InfoSet, row: &mut Row) {
             row[B_TRICK + seat_after(leader, pos) as usize] = card.index() + 1;
         }
     }
-    for (k, trick) in info.completed_tricks().enumerate() {
-        row[B_TRICK_LEADERS + k] = trick.leader + 1;
-        for (pos, card) in trick.cards.iter().enumerate() {
-            let who = seat_after(trick.leader, pos) as usize;
-            row[B_PAST_TRICKS + SEAT_COUNT * k + who] = card.index() + 1;
-        }
-    }
+    seen.catch_up(info);
+    row[B_PAST_TRICKS..B_PAST_TRICKS + TRICK_BYTES].copy_from_slice(&seen.bytes);
     write_cards(row, B_HAND, info.hand());
     for who in 0..SEATS {
         match info.announced(who) {
@@ -236,6 +284,32 @@ pub fn encode(info: &InfoSet, row: &mut Row) {
     row[B_BELLA] = info.bella().map_or(0, |who| who + 1);
     row[B_TO_MOVE] = info.to_move().map_or(0, |who| who + 1);
 }
+
+/// `legal` (bit = action id) as one int8 a legal action, 1 or 0: `NUM_ACTIONS` bytes.
+#[inline]
+pub fn write_mask(legal: u64, mask: &mut [i8; NUM_ACTIONS as usize]) {
+    for (k, chunk) in mask.chunks_mut(8).enumerate() {
+        let bytes = BYTES_OF_BITS[((legal >> (8 * k)) & 0xFF) as usize].to_le_bytes();
+        for (slot, &byte) in chunk.iter_mut().zip(&bytes) {
+            *slot = byte as i8;
+        }
+    }
+}
+
+/// Entry `b`: the eight bits of `b` as eight bytes of 0 or 1, bit 0 first.
+const BYTES_OF_BITS: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            table[b] |= (((b >> bit) & 1) as u64) << (8 * bit);
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// The tensor's phase order: auction, play, done.
 const fn phase_index(phase: Phase) -> u8 {
@@ -317,7 +391,8 @@ mod tests {
     use crate::state::Hand;
 
     /// Moving a tensor from one row to another by [`update_tensor`] gives the expansion of the
-    /// new row, across random hands and seats (every field changes at some step).
+    /// new row, and reading tricks as they complete ([`encode_following`]) gives the row of
+    /// [`encode`], across random hands and seats (every field changes at some step).
     #[test]
     fn updating_equals_expanding() {
         let mut rng = SplitMix64::new(5);
@@ -330,10 +405,15 @@ mod tests {
                 ..Rules::default()
             };
             let mut hand = Hand::from_seed(game, (game % 4) as u8, rules, [game as u32 * 7, 990]);
+            let mut seen = TricksSeen::new(hand.dealer());
             loop {
                 let seat = rng.below(4) as u8;
+                let info = InfoSet::new(&hand, seat);
                 let mut row = EMPTY_ROW;
-                encode(&InfoSet::new(&hand, seat), &mut row);
+                encode(&info, &mut row);
+                let mut following = EMPTY_ROW;
+                encode_following(&info, &mut following, &mut seen);
+                assert_eq!(row, following);
                 update_tensor(&previous, &row, &mut kept);
                 expand(&row, &mut fresh);
                 assert_eq!(kept, fresh);

@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use crate::compact::{encode, expand, Row, EMPTY_ROW};
+use crate::compact::{encode_following, expand, write_mask, Row, TricksSeen, EMPTY_ROW};
 use crate::infoset::InfoTracker;
 use crate::observe::TENSOR_SIZE;
 use crate::rng::derive;
@@ -139,6 +139,7 @@ unsafe fn write_hand(
     );
     let mut tracker = InfoTracker::new(&hand);
     let mut compact: Row = EMPTY_ROW;
+    let mut tricks = TricksSeen::new(dealer);
     for (k, &action) in log.actions().iter().enumerate() {
         let at = first + k;
         let seat = hand.to_move().unwrap_or(0);
@@ -148,19 +149,23 @@ unsafe fn write_hand(
         // element types named, so every row is aligned.
         unsafe {
             match encoding {
-                Encoding::Compact => encode(info, &mut *(rows.observation as *mut Row).add(at)),
+                Encoding::Compact => encode_following(
+                    info,
+                    &mut *(rows.observation as *mut Row).add(at),
+                    &mut tricks,
+                ),
                 Encoding::Tensor => {
-                    encode(info, &mut compact);
+                    encode_following(info, &mut compact, &mut tricks);
                     expand(
                         &compact,
                         &mut *(rows.observation as *mut [f32; TENSOR_SIZE]).add(at),
                     );
                 }
             }
-            let mask = &mut *(rows.action_mask as *mut [i8; NUM_ACTIONS as usize]).add(at);
-            for (id, slot) in mask.iter_mut().enumerate() {
-                *slot = ((legal >> id) & 1) as i8;
-            }
+            write_mask(
+                legal,
+                &mut *(rows.action_mask as *mut [i8; NUM_ACTIONS as usize]).add(at),
+            );
             *rows.hand.add(at) = index as i64;
             *rows.seat.add(at) = seat as i8;
             *rows.action.add(at) = action as i8;

@@ -12,7 +12,9 @@
 use rayon::prelude::*;
 
 use crate::bots::Policy;
-use crate::compact::{encode, update_tensor, Row, COMPACT_SIZE, EMPTY_ROW};
+use crate::compact::{
+    encode_following, update_tensor, write_mask, Row, TricksSeen, COMPACT_SIZE, EMPTY_ROW,
+};
 use crate::deal::deal_with;
 use crate::error::Error;
 use crate::infoset::InfoTracker;
@@ -179,6 +181,10 @@ struct Env {
     ended: bool,
     /// The row whose tensor the observation array holds for this game.
     shown: Row,
+    /// The legal actions written with the last observation (the seat to move's).
+    legal: u64,
+    /// The completed tricks of the hand in play already read into rows.
+    tricks: TricksSeen,
 }
 
 /// The most actions of a hand: three passes and a call, and 36 cards (R3, R5).
@@ -198,6 +204,8 @@ impl Env {
             actions: Vec::with_capacity(HAND_ACTIONS),
             ended: true,
             shown: EMPTY_ROW,
+            legal: 0,
+            tricks: TricksSeen::new(0),
         }
     }
 
@@ -224,6 +232,7 @@ impl Env {
         };
         self.rng = rng;
         self.tracker = InfoTracker::new(self.game.hand());
+        self.tricks = TricksSeen::new(self.first_dealer);
         self.actions.clear();
         self.ended = false;
         // Every seat speaks before a hand can end (R3.3, R5), so no hand ends here.
@@ -237,6 +246,7 @@ impl Env {
         let finished = self.game.apply(action);
         if finished.is_some() && !self.game.is_over() {
             self.tracker = InfoTracker::new(self.game.hand());
+            self.tricks = TricksSeen::new(self.game.hand().dealer());
         } else {
             self.tracker.follow(self.game.hand());
         }
@@ -270,15 +280,6 @@ impl Env {
         }
     }
 
-    /// The legal actions of the seat to move (none once the episode ended).
-    fn legal_mask(&self) -> u64 {
-        if self.ended {
-            0
-        } else {
-            self.game.hand().legal_mask()
-        }
-    }
-
     /// Writes what `observer` knows now, and its legal actions if it is to move.
     fn observe(&mut self, observer: u8, out: &mut OutRow<'_>) {
         let info = self.tracker.view(self.game.hand(), observer);
@@ -290,16 +291,15 @@ impl Env {
         match (&mut out.tensor, &mut out.compact) {
             (Some(tensor), _) => {
                 let mut row = EMPTY_ROW;
-                encode(info, &mut row);
+                encode_following(info, &mut row, &mut self.tricks);
                 update_tensor(&self.shown, &row, tensor);
                 self.shown = row;
             }
-            (None, Some(row)) => encode(info, row),
+            (None, Some(row)) => encode_following(info, row, &mut self.tricks),
             (None, None) => {}
         }
-        for (id, slot) in out.action_mask.iter_mut().enumerate() {
-            *slot = ((legal >> id) & 1) as i8;
-        }
+        write_mask(legal, out.action_mask);
+        self.legal = legal;
         *out.seat = observer as i64;
     }
 
@@ -438,7 +438,7 @@ impl VectorEnv {
                     NUM_ACTIONS - 1
                 )));
             }
-            if env.legal_mask() & (1 << action) == 0 {
+            if env.legal & (1 << action) == 0 {
                 let error = env
                     .game
                     .hand()
@@ -470,8 +470,12 @@ impl VectorEnv {
         let config = self.config;
         let chunk = self.chunk;
         let work = |(c, (envs, bot)): (usize, (&mut [Env], &mut ChunkBot))| {
+            let len = envs.len();
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = c * chunk + j;
+                if config.encoding == Encoding::Tensor && j + PREFETCH_AHEAD < len {
+                    prefetch_tensor_row(out.observation, i + PREFETCH_AHEAD);
+                }
                 // SAFETY: game i's rows are written by this chunk's worker only.
                 let mut row = unsafe { out.row(i, config.encoding) };
                 env.step(&config, bot, action(i), &mut row);
@@ -502,6 +506,28 @@ impl VectorEnv {
             .get(i)
             .map(|env| (env.episode_seed, env.first_dealer, env.actions.as_slice()))
     }
+}
+
+/// How many games ahead the tensor rows are fetched into the cache.
+const PREFETCH_AHEAD: usize = 2;
+
+/// The cache lines of tensor row `i` that nearly every step writes: the observer's seat and
+/// cards (the first lines) and the seat to move (the last line). A game's row is 6.8 KB and a
+/// step changes a few scattered entries, so without this each of them waits for memory.
+#[inline(always)]
+fn prefetch_tensor_row(observation: *mut u8, i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        const LINE: usize = 64;
+        let row = observation.wrapping_add(i * TENSOR_SIZE * 4);
+        for offset in [0, LINE, 2 * LINE, TENSOR_SIZE * 4 - LINE] {
+            // SAFETY: a prefetch has no effect on memory, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(offset) as *const i8) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (observation, i);
 }
 
 /// `error` for game `i`: its state description names the game.
