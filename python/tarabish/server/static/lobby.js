@@ -102,7 +102,7 @@ async function openTable(request, mine) {
   location.hash = mine === null ? `#/table/${answer.table}` : `#/table/${answer.table}/seat/${mine}`;
 }
 
-function seatWho(seat, index) {
+function seatWho(seat) {
   if (seat.bot) return `${botLevel(seat.bot)} bot`;
   if (seat.name) return seat.name;
   return seat.taken ? "Player" : "Open";
@@ -114,7 +114,7 @@ function tableCard(table) {
     return el("li", { class: `team-${index % 2}` },
       el("span", { class: "where", text: SEAT_WORDS[index] }), " ",
       open ? el("a", { class: "sit button small", href: `#/table/${table.table}/seat/${index}` }, "Sit here")
-        : el("span", { class: "who", text: seatWho(seat, index) }));
+        : el("span", { class: "who", text: seatWho(seat) }));
   }));
   const status = table.over ? `Over: ${table.scores.join(" \u2013 ")}` : `Hand ${table.hand + 1} \u00b7 ${table.scores.join(" \u2013 ")}`;
   const style = table.rules && table.rules.declarations === "manual" ? "Table talk" : "Standard game";

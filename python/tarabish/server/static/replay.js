@@ -5,8 +5,6 @@
 // before its (K+1)-th card) reads a finished table; a record file is posted for analysis.
 "use strict";
 
-const REPLAY_POSITIONS = ["bottom", "left", "top", "right"];
-
 let replayState = null; // {source, document, hand, card}
 
 function handPlays(hand) {
@@ -43,7 +41,7 @@ function replayPosition(handIndex, card) {
 }
 
 function drawReplaySeat(seat, position) {
-  const box = $(`#replay-${REPLAY_POSITIONS[seat]}`);
+  const box = $(`#replay-${POSITIONS[seat]}`);
   const legal = position.analysis ? position.analysis.values : {};
   const mover = seat === position.mover;
   const cards = el("div", { class: "open-hand" }, sortedHand(position.remaining[seat], position.trump).map((card) => {
@@ -56,17 +54,12 @@ function drawReplaySeat(seat, position) {
     return face;
   }));
   const team = seat % 2;
-  const chips = [];
-  if (seat === position.hand.dealer) chips.push(el("span", { class: "chip dealer" }, "Dealer"));
-  if (seat === position.caller && position.trump) chips.push(el("span", { class: "chip caller" }, "Called ", suitInline(position.trump)));
-  box.replaceChildren(
-    el("div", { class: "plate" },
-      el("span", { class: `avatar team-${team}`, "aria-hidden": "true", text: SEAT_WORDS[seat][0] }),
-      el("span", { class: "plate-text" }, el("span", { class: "plate-name", text: replaySeatName(seat) }),
-        el("span", { class: "plate-sub" }, el("span", { class: `team-tag team-${team}`, text: team === 0 ? "North\u2013South" : "East\u2013West" }), ...chips)),
-      mover ? el("span", { class: "turn-mark", text: "to play" }) : null),
-    cards);
-  box.className = `seat open at-${REPLAY_POSITIONS[seat]} team-${team}${mover ? " to-move" : ""}`;
+  box.replaceChildren(seatPlate({
+    name: replaySeatName(seat), team, teamText: team === 0 ? "North\u2013South" : "East\u2013West",
+    chips: dealerCallerChips(seat, position.hand.dealer, position.caller, position.trump),
+    mark: mover ? el("span", { class: "turn-mark", text: "to play" }) : null,
+  }), cards);
+  box.className = `seat open at-${POSITIONS[seat]} team-${team}${mover ? " to-move" : ""}`;
 }
 
 function drawReplayTrick(position) {
@@ -74,15 +67,13 @@ function drawReplayTrick(position) {
   const shown = position.trick.length ? position.trick : position.previous || [];
   trick.replaceChildren(...shown.map((play) => {
     const face = cardFace(play.card);
-    face.classList.add(`from-${REPLAY_POSITIONS[play.seat]}`);
+    face.classList.add(`from-${POSITIONS[play.seat]}`);
     return face;
   }));
   trick.className = position.trick.length ? "" : "previous";
   const centre = [];
   if (position.trump) {
-    centre.push(el("div", { class: `trump-badge suit-${position.trump}` },
-      el("span", { class: "trump-symbol", "aria-hidden": "true", text: SUIT_SYMBOLS[position.trump] }),
-      el("span", { class: "trump-words" }, el("span", { class: "small", text: "Trump" }), el("span", { text: SUIT_NAMES[position.trump] }))));
+    centre.push(trumpBadge(position.trump));
   }
   let line = "";
   if (!position.trick.length && position.previousTrick) line = `${replaySeatName(position.previousTrick.winner)} took the trick, ${position.previousTrick.points} points`;

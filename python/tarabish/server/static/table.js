@@ -239,9 +239,9 @@ function drawSeat(seat, state) {
   const box = $(`#seat-${positionOf(seat)}`);
   const team = seat % 2;
   const name = seatName(seat);
-  const chips = [];
-  if (seat === state.dealer) chips.push(el("span", { class: "chip dealer", title: "Dealer" }, "Dealer"));
-  if (seat === state.caller && state.trump) chips.push(el("span", { class: "chip caller" }, "Called ", suitInline(state.trump)));
+  const chips = [el("span", { class: "compass", text: SEAT_WORDS[seat] })];
+  if (seat !== game.seat && state.sizes[seat]) chips.push(el("span", { class: "count", text: `${state.sizes[seat]} cards` }));
+  chips.push(...dealerCallerChips(seat, state.dealer, state.caller, state.trump));
   if (state.passed.includes(seat)) chips.push(el("span", { class: "chip said" }, "Passed"));
   const size = state.announced[seat];
   if (size) chips.push(el("span", { class: "chip said" }, size === 50 ? "Fifty" : "Twenty"));
@@ -249,14 +249,8 @@ function drawSeat(seat, state) {
   if (about && !about.bot && about.taken && !about.online && seat !== game.seat) chips.push(el("span", { class: "chip away" }, "Away"));
   const toMove = seat === state.toMove;
   const clock = toMove ? turnClock(seat) : null;
-  const plate = el("div", { class: "plate" },
-    el("span", { class: `avatar team-${team}`, "aria-hidden": "true", text: name.slice(0, 1).toUpperCase() }),
-    el("span", { class: "plate-text" },
-      el("span", { class: "plate-name", text: seat === game.seat ? `${name} (you)` : name }),
-      el("span", { class: "plate-sub" }, el("span", { class: `team-tag team-${team}`, text: teamName(team) }),
-        el("span", { class: "compass", text: SEAT_WORDS[seat] }),
-        seat !== game.seat && state.sizes[seat] ? el("span", { class: "count", text: `${state.sizes[seat]} cards` }) : null, ...chips)),
-    toMove ? el("span", { class: "turn-mark", text: clock === null ? "to play" : clockText(clock), dataset: { clock: clock === null ? "" : "1" } }) : null);
+  const mark = toMove ? el("span", { class: "turn-mark", text: clock === null ? "to play" : clockText(clock), dataset: { clock: clock === null ? "" : "1" } }) : null;
+  const plate = seatPlate({ name: seat === game.seat ? `${name} (you)` : name, team, teamText: teamName(team), chips, mark });
   const backs = el("div", { class: "backs", "aria-label": `${state.sizes[seat]} cards` });
   if (seat !== game.seat || !game.view) for (let i = 0; i < state.sizes[seat]; i++) backs.append(cardBack());
   box.replaceChildren(plate, backs);
@@ -327,9 +321,7 @@ function drawCentre(state) {
   const info = $("#centre-info");
   const parts = [];
   if (state.trump) {
-    parts.push(el("div", { class: `trump-badge suit-${state.trump}` },
-      el("span", { class: "trump-symbol", "aria-hidden": "true", text: SUIT_SYMBOLS[state.trump] }),
-      el("span", { class: "trump-words" }, el("span", { class: "small", text: "Trump" }), el("span", { text: SUIT_NAMES[state.trump] }))));
+    parts.push(trumpBadge(state.trump));
   }
   const line = statusLine(state);
   if (line) parts.push(el("div", { class: "status-line", text: line }));

@@ -108,6 +108,31 @@ function askName(seatWords) {
   });
 }
 
+// A seat's name plate: its initial in the team's colour, the name, the team and the chips
+// (dealer, caller ...), and a mark when it is to play (its clock, if any).
+function seatPlate({ name, team, teamText, chips, mark = null }) {
+  return el("div", { class: "plate" },
+    el("span", { class: `avatar team-${team}`, "aria-hidden": "true", text: name.slice(0, 1).toUpperCase() }),
+    el("span", { class: "plate-text" }, el("span", { class: "plate-name", text: name }),
+      el("span", { class: "plate-sub" }, el("span", { class: `team-tag team-${team}`, text: teamText }), ...chips)),
+    mark);
+}
+
+// The dealer and the caller, as chips of a plate.
+function dealerCallerChips(seat, dealer, caller, trump) {
+  const chips = [];
+  if (seat === dealer) chips.push(el("span", { class: "chip dealer" }, "Dealer"));
+  if (seat === caller && trump) chips.push(el("span", { class: "chip caller" }, "Called ", suitInline(trump)));
+  return chips;
+}
+
+// The trump suit named, as a badge on the felt.
+function trumpBadge(suit) {
+  return el("div", { class: `trump-badge suit-${suit}` },
+    el("span", { class: "trump-symbol", "aria-hidden": "true", text: SUIT_SYMBOLS[suit] }),
+    el("span", { class: "trump-words" }, el("span", { class: "small", text: "Trump" }), el("span", { text: SUIT_NAMES[suit] })));
+}
+
 // -- settings --------------------------------------------------------------------------------
 
 const SETTINGS_KEY = "tarabish:settings";
