@@ -93,3 +93,14 @@ def test_the_type_checkers_imports_are_the_table_of_lazy_names() -> None:
     assert imported == tarabish._LAZY
     assert len(tarabish.__all__) == len(set(tarabish.__all__))
     assert set(tarabish._LAZY) <= set(tarabish.__all__)
+
+
+def test_the_reference_exports_the_engine_interface_the_package_loads_from_the_core() -> None:
+    # docs/ENGINE.md: both engines give the same names. The package's table lists what it loads
+    # from the core; the reference has each of them, and beside them only its own minimax
+    # ``solve`` (the package's ``solve`` is the Rust solver, in ``_solve``).
+    import tarabish
+    import tarabish.reference
+
+    core_names = set(tarabish._LAZY_BY_MODULE["._core"])
+    assert set(tarabish.reference.__all__) == core_names | {"solve"}
