@@ -140,7 +140,13 @@ function seatName(seat) {
   return about && about.taken ? "Player" : "Open seat";
 }
 
-function seatSubject(seat) { return seat === game.seat ? "You" : seatName(seat); }
+// A seat in a sentence: "You", a person's name, or a bot with its place ("West (Easy bot)"),
+// since several bots share a name.
+function seatSubject(seat) {
+  if (seat === game.seat) return "You";
+  const about = game.summary ? game.summary.seats[seat] : null;
+  return about && about.bot ? `${SEAT_WORDS[seat]} (${seatName(seat)})` : seatName(seat);
+}
 
 function teamName(team) {
   if (!seated()) return team === 0 ? "North\u2013South" : "East\u2013West";
