@@ -6,6 +6,7 @@ that rebuilds what each seat should have been sent, a leak check, and a throwawa
 from __future__ import annotations
 
 import atexit
+import base64
 import contextlib
 import json
 import os
@@ -126,10 +127,17 @@ class Server:
     def request(
         self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
     ) -> tuple[int, Any]:
+        """An HTTP request with a JSON body (if any): the status and the JSON answer."""
         data = None if body is None else json.dumps(body).encode()
         sent = {"Content-Type": "application/json"} if data is not None else {}
+        return self.request_raw(method, path, data, sent | (headers or {}))
+
+    def request_raw(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str]
+    ) -> tuple[int, Any]:
+        """An HTTP request with exactly these body bytes and headers."""
         request = urllib.request.Request(
-            self.url.rstrip("/") + path, data=data, method=method, headers=sent | (headers or {})
+            self.url.rstrip("/") + path, data=data, method=method, headers=headers
         )
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
@@ -476,3 +484,70 @@ def actions_from_events(events: list[dict[str, Any]]) -> list[str]:
         elif kind in ("announce", "show", "bella", "misplay", "throw"):
             actions.append(f"{event['seat']} {kind}")
     return actions
+
+
+def raw_websocket(
+    server: Server,
+    message: dict[str, Any] | None = None,
+    *,
+    rcvbuf: int | None = None,
+    headers: dict[str, str] | None = None,
+) -> socket.socket:
+    """A WebSocket on a bare socket (RFC 6455 by hand: a client that does not read, or sends
+    what no library would, is exactly what a library's reader thread would hide), optionally
+    with a small receive buffer, extra handshake headers, and a first message sent."""
+    raw = socket.socket()
+    if rcvbuf is not None:
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    raw.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    raw.sendall(
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+        f"{extra}\r\n".encode()
+    )
+    answer = b""
+    raw.settimeout(10)
+    while b"\r\n\r\n" not in answer:
+        chunk = raw.recv(1)
+        assert chunk, f"the server closed the handshake: {answer!r}"
+        answer += chunk
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    if message is not None:
+        send_frame(raw, json.dumps(message).encode())
+    return raw
+
+
+def send_frame(raw: socket.socket, payload: bytes, opcode: int = 0x1) -> None:
+    """One masked client frame (FIN; a zero mask key: the payload as is)."""
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x80 | opcode, 0x80 | size))
+    else:
+        head = bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+    raw.sendall(head + b"\0\0\0\0" + payload)
+
+
+def read_frames(raw: socket.socket, timeout: float) -> tuple[list[dict[str, Any]], int]:
+    """What the server sends on ``raw`` up to its close frame: the text messages and the close
+    code."""
+    raw.settimeout(timeout)
+    data = b""
+    messages = []
+    while True:
+        opcode, size, start = (data[0] & 0x0F, data[1] & 0x7F, 2) if len(data) > 1 else (0, 0, 0)
+        if size == 126 and len(data) >= 4:
+            size, start = int.from_bytes(data[2:4], "big"), 4
+        elif size == 127 and len(data) >= 10:
+            size, start = int.from_bytes(data[2:10], "big"), 10
+        if not start or (size >= 126 and start == 2) or len(data) < start + size:
+            chunk = raw.recv(65536)
+            assert chunk, "the connection ended without a close frame"
+            data += chunk
+            continue
+        payload, data = data[start : start + size], data[start + size :]
+        if opcode == 0x8:
+            return messages, int.from_bytes(payload[:2], "big")
+        if opcode == 0x1:
+            messages.append(json.loads(payload))

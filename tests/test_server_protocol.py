@@ -4,13 +4,9 @@ the game rules), reconnects with a sequence number, and the leak check on every 
 
 from __future__ import annotations
 
-import base64
 import json
-import os
-import socket
 import time
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from serverkit import (
@@ -19,6 +15,8 @@ from serverkit import (
     hello,
     open_socket,
     oracle_events,
+    raw_websocket,
+    read_frames,
     receive,
     receive_until,
     record_actions,
@@ -286,52 +284,6 @@ SLOW_TARGET = 2000
 (``SEND_BUFFER_BYTES``)."""
 
 
-def _raw_join(server: Server, table: str, seat: int) -> socket.socket:
-    """A player on a bare socket with a tiny receive buffer, that says hello and then reads
-    nothing (RFC 6455 by hand: a client that does not read is exactly what a library's reader
-    thread would hide)."""
-    raw = socket.socket()
-    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SLOW_RCVBUF)
-    raw.connect(("127.0.0.1", server.port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    raw.sendall(
-        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
-    )
-    answer = b""
-    while b"\r\n\r\n" not in answer:
-        answer += raw.recv(1)
-    assert answer.startswith(b"HTTP/1.1 101"), answer
-    hello_text = json.dumps({"type": "join", "table": table, "seat": seat}).encode()
-    # A masked text frame (FIN, opcode 1; mask bit and a zero key: payload as is).
-    raw.sendall(bytes((0x81, 0x80 | len(hello_text))) + b"\0\0\0\0" + hello_text)
-    return raw
-
-
-def _read_frames(raw: socket.socket, timeout: float) -> tuple[list[dict[str, Any]], int]:
-    """What the server sends on ``raw`` up to its close frame: the text messages and the close
-    code."""
-    raw.settimeout(timeout)
-    data = b""
-    messages = []
-    while True:
-        opcode, size, start = (data[0] & 0x0F, data[1] & 0x7F, 2) if len(data) > 1 else (0, 0, 0)
-        if size == 126 and len(data) >= 4:
-            size, start = int.from_bytes(data[2:4], "big"), 4
-        elif size == 127 and len(data) >= 10:
-            size, start = int.from_bytes(data[2:10], "big"), 10
-        if not start or (size >= 126 and start == 2) or len(data) < start + size:
-            chunk = raw.recv(65536)
-            assert chunk, "the connection ended without a close frame"
-            data += chunk
-            continue
-        payload, data = data[start : start + size], data[start + size :]
-        if opcode == 0x8:
-            return messages, int.from_bytes(payload[:2], "big")
-        if opcode == 0x1:
-            messages.append(json.loads(payload))
-
-
 def test_a_client_that_stops_reading_never_holds_up_its_table(server: Server) -> None:
     # Seat 0's player reads nothing; each of its turns times out at once and a bot plays it.
     table = server.create(
@@ -341,14 +293,14 @@ def test_a_client_that_stops_reading_never_holds_up_its_table(server: Server) ->
         turn_seconds=0,
         timeout_bot="random",
     )
-    slow = _raw_join(server, table, 0)
+    slow = raw_websocket(server, {"type": "join", "table": table, "seat": 0}, rcvbuf=SLOW_RCVBUF)
     watcher = Player(server, table, None)
     watcher.start()
     # P1.4: the table plays its whole match while one of its players reads nothing ...
     watcher.finish(60)
     # ... and that client is disconnected once a message waited SEND_TIMEOUT for it.
     server.wait_for_log("client too slow", timeout=SEND_TIMEOUT + 10, table=table)
-    messages, code = _read_frames(slow, 10.0)
+    messages, code = read_frames(slow, 10.0)
     slow.close()
     events = [event for message in messages for event in message.get("events", ())]
     assert code == 4008

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import TextIO
 
@@ -69,10 +70,45 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="compare the results stored in each FILE with the replay: exit 1 naming the hand "
         "and the field of each difference",
     )
+    parser.add_argument(
+        "--verify-fairness",
+        action="store_true",
+        help="check each FILE's revealed seed (a tarabish serve record's 'fairness'): its "
+        "commitment is sha256('SEED:SALT') and every deal is the seed's; exit 1 naming what "
+        "is wrong",
+    )
     _options.add_engine_flag(parser, _ENGINE_HELP)
 
 
+def verify_fairness_file(path: str, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """``tarabish replay --verify-fairness FILE``: 0 when the record's ``fairness`` holds (one
+    line to ``out``), 1 naming each problem, 2 for a file that is unreadable or not a record."""
+    from .._fairness import verify
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    try:
+        problems = verify(json.loads(_options.read_input(path)))
+    except OSError as error:
+        print(
+            f"tarabish replay: cannot read {path}: {one_line(error.strerror or str(error))}",
+            file=err,
+        )
+        return 2
+    except (ValueError, TarabishError, RecursionError) as error:
+        print(f"tarabish replay: {path}: {one_line(str(error))}", file=err)
+        return 2
+    for problem in problems:
+        print(f"tarabish replay: {path}: {problem}", file=err)
+    if problems:
+        return 1
+    print(f"{path}: the deals are the committed seed's", file=out)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.verify_fairness:
+        return max(verify_fairness_file(path) for path in args.files)
     if not args.check and len(args.files) > 1:
         args.parser.error("one FILE at a time (several only with --check)")
     # --check: every file, the worst status (2 unreadable or illegal, 1 a result differs).

@@ -20,7 +20,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -77,6 +77,8 @@ class GameServer:
         self.draining = False
         """Set at SIGTERM: ``/healthz`` answers 503 from then on."""
         self._sweeper: asyncio.Task[None] | None = None
+        self.connections: Callable[[], int] = lambda: 0
+        """How many connections the process has open (set by the process to its gate's)."""
 
     def _host(self, stored: Any) -> Table:
         table = Table.from_stored(stored, self.module, self.store, self.server_id, self.pool)
@@ -370,7 +372,13 @@ def create_app(server: GameServer) -> ASGIApp:
     async def healthz(request: Request) -> Response:
         health = server.health
         if health == "ready":
-            return JSONResponse({"status": health, "tables": len(server.tables)})
+            return JSONResponse(
+                {
+                    "status": health,
+                    "tables": len(server.tables),
+                    "connections": server.connections(),
+                }
+            )
         return JSONResponse({"status": health}, 503)
 
     async def page(request: Request) -> Response:

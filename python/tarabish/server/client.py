@@ -44,8 +44,10 @@ MAX_QUEUED = 64
 """Messages other than game events that may wait for one client."""
 CLOSE_SECONDS = 2.0
 """Seconds the close frame of a connection the server ends may wait to be sent."""
-PAGE_BYTES = 60 * 1024
-"""The events of one message at most (P1.4): with the view, a message stays under 64 KiB."""
+PAGE_BYTES = 16 * 1024
+"""The events of one message at most (P1.4): with the view, a message stays well under the
+64 KiB the protocol allows, and a client that stops reading holds one page here and about one
+in its transport (``transport.WRITE_BUFFER_BYTES``)."""
 CLOSE_TOO_SLOW = 4008
 
 

@@ -116,7 +116,9 @@ def serve(
     game = GameServer(
         Store(db), engine_module(engine), server_id or f"{socket.gethostname()}:{port}", limits
     )
-    http, websocket = protocols(ConnectionGate(limits))
+    gate = ConnectionGate(limits)
+    game.connections = lambda: len(gate.open)
+    http, websocket = protocols(gate)
     config = uvicorn.Config(
         create_app(game),
         host=host,

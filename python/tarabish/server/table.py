@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from .. import _fairness as fairness
 from .._actions import NUM_ACTIONS, Action
 from .._errors import InvalidInputError
 from .._rules import Rules
-from . import fairness
 from .bots import BotPool, BotSpec, check_spec
 from .limits import Limits
 from .protocol import TABLE_ID, is_table_id

@@ -19,8 +19,10 @@ websockets-sansio), with what a server in the open needs around them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
+import struct
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -35,6 +37,10 @@ ABORT = "tarabish.abort"
 later unless it has ended by then."""
 ABORT_SECONDS = 5.0
 CLOSE_INVALID_UTF8 = 1007
+LINGER_RESET = struct.pack("ii", 1, 0)
+WRITE_BUFFER_BYTES = 16 * 1024
+"""A WebSocket's send waits once this much waits in its transport (asyncio's default is 64 KiB):
+what the process holds for a client that does not read, beside a page (``client.PAGE_BYTES``)."""
 MAX_DRAIN_REQUEST = 8192
 STOPPING = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n"
@@ -93,7 +99,7 @@ def protocols(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asynci
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if not gate.admit(transport):
-                transport.abort()
+                reset(transport)
                 return
             self._start_deadline()
 
@@ -127,6 +133,10 @@ def protocols(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asynci
         """A WebSocket (websockets' sans-I/O protocol) that the application can drop, and
         whose malformed frames are one warning."""
 
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            super().connection_made(transport)
+            self.transport.set_write_buffer_limits(high=WRITE_BUFFER_BYTES)
+
         def connection_lost(self, exc: Exception | None) -> None:
             gate.release(self.transport)
             super().connection_lost(exc)
@@ -142,7 +152,7 @@ def protocols(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asynci
 
         def _abort(self) -> None:
             if not self.disconnected:
-                self.transport.abort()
+                reset(self.transport)
 
         def send_receive_event_to_app(self) -> None:
             if self.curr_msg_data_type == "text":
@@ -168,6 +178,16 @@ def protocols(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asynci
             super().handle_parser_exception()
 
     return GatedHttp, GatedWebSocket
+
+
+def reset(transport: asyncio.Transport) -> None:
+    """Drop a connection at once, with what waits to be sent to it: a reset (``SO_LINGER`` 0),
+    so that not even the kernel keeps trying to deliver to a client that does not read."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_RESET)
+    transport.abort()
 
 
 def _address(client: Any) -> str:

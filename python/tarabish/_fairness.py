@@ -1,5 +1,6 @@
-"""Fair deals, provably: every match seed of the server comes from the operating system's
-CSPRNG, and the server commits to it before the first card.
+"""Fair deals, provably: every match seed of ``tarabish serve`` comes from the operating
+system's CSPRNG, and the server commits to it before the first card; a record that reveals the
+seed (its top-level ``fairness``, docs/RECORDS.md) can be checked by anyone.
 
 At creation a table publishes ``commitment = sha256(f"{seed}:{salt}")`` (hex) in its summary,
 where ``salt`` is 32 random hex characters kept secret with the seed; when the match is over its
@@ -45,10 +46,10 @@ def verify(record: dict[str, Any]) -> list[str]:
     """What is wrong with a record's ``fairness`` (an empty list: the commitment matches the
     revealed seed and salt, and every hand's deal and dealer are the seed's). The record must
     be a valid ``tarabish-record/1``; raises what the record reader raises otherwise."""
-    from .._cards import format_cards
-    from .._replay import play_record
-    from .._rules import Rules
-    from .engine import engine_module
+    from ._cards import format_cards
+    from ._engines import engine_module
+    from ._replay import play_record
+    from ._rules import Rules
 
     fairness = record.get("fairness")
     if not isinstance(fairness, dict):
@@ -65,7 +66,7 @@ def verify(record: dict[str, Any]) -> list[str]:
         )
     play_record(record)  # every action legal: the record is a real match
     hands = record["hands"]
-    match = engine_module().MatchState(
+    match = engine_module("rust").MatchState(
         seed=seed, rules=Rules.from_dict(record["rules"]), first_dealer=hands[0]["dealer"]
     )
     for index, hand in enumerate(hands):
