@@ -87,18 +87,31 @@ def test_reconnect_with_the_last_seq_loses_and_doubles_nothing(server: Server) -
     _check_against_oracle(server, table, seed, [player, watcher])
 
 
-def test_a_resume_sends_exactly_the_events_after_since(server: Server) -> None:
-    table = server.create(rules=TABLE_RULES, seats=[None, "random", "random", "random"], seed=3)
+SEATS_TO_TEST = [0, 2]
+"""A test of one seat's protocol runs for seat 0 and for another: seat 0 is a seat, and a
+server that took it for "no seat" fails these at once."""
+FAST = 5.0
+
+
+def _seats_with_person(seat: int) -> list[str | None]:
+    seats: list[str | None] = ["random"] * 4
+    seats[seat] = None
+    return seats
+
+
+@pytest.mark.parametrize("seat", SEATS_TO_TEST)
+def test_a_resume_sends_exactly_the_events_after_since(server: Server, seat: int) -> None:
+    table = server.create(rules=TABLE_RULES, seats=_seats_with_person(seat), seed=3)
     with open_socket(server) as ws:
-        welcome = hello(ws, {"type": "join", "table": table, "seat": 0})
-        events, _ = receive_until(ws, "events")
+        welcome = hello(ws, {"type": "join", "table": table, "seat": seat})
+        events, _ = receive_until(ws, "events", FAST)
     token = welcome["token"]
     seqs = [event["seq"] for event in events["events"]]
     with open_socket(server) as ws:
         hello(ws, {"type": "resume", "table": table, "token": token, "since": seqs[1]})
-        resumed, _ = receive_until(ws, "events")
+        resumed, _ = receive_until(ws, "events", FAST)
     assert [event["seq"] for event in resumed["events"]][: len(seqs) - 2] == seqs[2:]
-    assert resumed["view"]["seat"] == 0
+    assert resumed["view"]["seat"] == seat
 
 
 def _error(ws: object, message: object) -> dict[str, object]:
@@ -167,25 +180,31 @@ def test_wrong_seat_bad_token_and_spectators_cannot_act(server: Server) -> None:
         assert _error(ws, {"type": "join", "table": table, "seat": 2})["code"] == "seat_taken"
 
 
-def test_illegal_plays_name_the_rule_and_change_nothing(server: Server) -> None:
+@pytest.mark.parametrize("seat", SEATS_TO_TEST)
+def test_illegal_plays_name_the_rule_and_change_nothing(server: Server, seat: int) -> None:
     table = server.create(
-        rules={"target": 100}, seats=[None, "random", "random", "random"], seed=4, first_dealer=3
+        rules={"target": 100},
+        seats=_seats_with_person(seat),
+        seed=4,
+        first_dealer=(seat - 1) % 4,
     )
     with open_socket(server) as ws:
-        hello(ws, {"type": "join", "table": table, "seat": 0})
-        view = _view(ws)
-        assert view["to_move"] == 0 and view["phase"] == "auction"
+        hello(ws, {"type": "join", "table": table, "seat": seat})
+        message, _ = receive_until(ws, "events", FAST)
+        view = message["view"]
+        assert view["to_move"] == seat and view["phase"] == "auction"
         card = view["hand"][0]
-        refusal = _error(ws, {"type": "action", "action": f"0 play {card}"})
+        refusal = _error(ws, {"type": "action", "action": f"{seat} play {card}"})
         assert refusal["code"] == "illegal_action" and str(refusal["rule"]).startswith("R")
         announce = _error(ws, {"type": "action", "action": 41})
         assert announce["rule"] == "R4.4"  # auto mode: declarations are automatic
-        garbled = _error(ws, {"type": "action", "action": "0 juggle"})
+        garbled = _error(ws, {"type": "action", "action": f"{seat} juggle"})
         assert garbled["code"] == "invalid_action"
-        assert server.request("GET", f"/api/tables/{table}")[1]["to_move"] == 0
-        ws.send(json.dumps({"type": "action", "action": "0 call " + card[1]}))
-        events, _ = receive_until(ws, "events")
-        assert {"kind": "call", "seat": 0, "suit": card[1]}.items() <= events["events"][0].items()
+        assert server.request("GET", f"/api/tables/{table}")[1]["to_move"] == seat
+        ws.send(json.dumps({"type": "action", "action": f"{seat} call " + card[1]}))
+        events, _ = receive_until(ws, "events", FAST)
+        called = {"kind": "call", "seat": seat, "suit": card[1]}
+        assert called.items() <= events["events"][0].items()
 
 
 def test_oversized_messages_are_refused(server: Server) -> None:

@@ -180,6 +180,18 @@ def test_table_ids_follow_one_rule_at_creation_and_in_a_hello(server: Server) ->
     with open_socket(server) as ws:
         assert hello(ws, {"type": "watch", "table": longest, "since": 0})["type"] == "welcome"
     assert server.get("/api/tables/" + "y" * 65)[0] == 404
+    # The page's addresses take the same ids (its routes, JavaScript regular expressions
+    # without the u flag: \w is ASCII there as with re.ASCII here).
+    with urllib.request.urlopen(server.url.rstrip("/") + "/static/main.js", timeout=FAST) as js:
+        source = js.read().decode()
+    for name in ("TABLE_ROUTE", "REPLAY_ROUTE"):
+        found = re.search(name + r" = /(.+)/;", source)
+        assert found is not None, name
+        route = re.compile(found.group(1).replace("\\/", "/"), re.ASCII)
+        prefix = "#/table/" if name == "TABLE_ROUTE" else "#/replay/"
+        assert route.match(prefix + longest)
+        for bad in ("x" * 65, "tablé", "a b"):
+            assert not route.match(prefix + bad), (name, bad)
 
 
 def test_a_bot_spec_is_checked_without_running_it_and_capped(server: Server) -> None:

@@ -3,8 +3,8 @@
 // hand H from 0, before its (K+1)-th card).
 "use strict";
 
-const TABLE_ROUTE = /^#\/table\/([\w-]+)(?:\/seat\/([0-3]))?$/;
-const REPLAY_ROUTE = /^#\/replay(?:\/([\w-]+)(?:\/(\d+)\/(\d+))?)?$/;
+const TABLE_ROUTE = /^#\/table\/([\w-]{1,64})(?:\/seat\/([0-3]))?$/;
+const REPLAY_ROUTE = /^#\/replay(?:\/([\w-]{1,64})(?:\/(\d+)\/(\d+))?)?$/;
 
 function show(screen) {
   for (const name of ["lobby", "game", "replay"]) $(`#${name}`).hidden = name !== screen;
