@@ -445,3 +445,67 @@ def test_one_trick_with_the_keyboard_only(server: Server) -> None:
         partner.done.set()
     finally:
         driver.quit()
+
+
+READ_HAND_AND_TRICK = """
+const hand = [...document.querySelectorAll('#hand [data-card]')].map(
+  (e) => [e.dataset.card, e.dataset.legal, e.dataset.action || null]);
+const trick = [...document.querySelectorAll('#trick [data-card]')].map((e) => e.dataset.card);
+return [hand, trick];
+"""
+"""Our hand's cards with their legal flags and actions, and the trick's cards in play order,
+read in one script so that a redraw cannot fall between them."""
+
+
+def test_table_mode_flags_the_cards_the_rules_allow(server: Server) -> None:
+    """R5.1, R8.1: with legal play not enforced every card of the hand may be played, and
+    ``data-legal`` says which follow R5.1: at each of our nine turns of a hand, the cards
+    flagged legal are exactly ``tb.legal_plays`` of the cards the page shows (our hand, the
+    trick in play order), hearts trump (called by us as eldest). A page that flagged every
+    playable card legal would pass every auto-mode test, where the two sets are the same."""
+    driver = _browser("desktop")
+    rules = tb.Rules(declarations="manual", enforce_legal_play=False)
+    try:
+        table = server.create(
+            seats=[None, "greedy", "greedy", "greedy"],
+            rules={"declarations": "manual", "enforce_legal_play": False},
+            first_dealer=3,
+        )
+        driver.get(server.url)
+        driver.execute_script("localStorage.setItem('tarabish:name', 'Sam')")
+        driver.get(f"{server.url}#/table/{table}/seat/0")
+        _wait(driver, lambda b: _click(b.find_element(By.CSS_SELECTOR, "[data-action='call H']")))
+        turns = rules_differ = 0
+        deadline = time.monotonic() + 60
+        while turns < 9:
+            assert time.monotonic() < deadline, f"only {turns} of our turns came"
+            hand, trick = driver.execute_script(READ_HAND_AND_TRICK)
+            if not any(action for _, _, action in hand):
+                time.sleep(0.05)
+                continue
+            # A taken trick stays in view a moment after it is complete: then we lead.
+            trick = [] if len(trick) == 4 else trick
+            cards = [card for card, _, _ in hand]
+            expected = {
+                str(c) for c in tb.legal_plays(" ".join(cards), " ".join(trick), "H", rules)
+            }
+            flagged = {card for card, legal, _ in hand if legal == "true"}
+            assert flagged == expected, (cards, trick)
+            assert all(action == f"play {card}" for card, _, action in hand), hand
+            rules_differ += expected != set(cards)
+            turns += 1
+            card = sorted(expected)[0]
+            selector = f"#hand [data-card='{card}']"
+            _wait(
+                driver,
+                lambda b, selector=selector: _click(b.find_element(By.CSS_SELECTOR, selector)),
+            )
+            _wait(
+                driver,
+                lambda b, card=card: (
+                    not b.find_elements(By.CSS_SELECTOR, f"#hand [data-card='{card}']")
+                ),
+            )
+        assert rules_differ > 0, "R5.1 never narrowed the hand: the test proved nothing"
+    finally:
+        driver.quit()
