@@ -196,16 +196,15 @@ def top_module(path: Path) -> str:
 def layers() -> dict[str, int]:
     """Each top-level Rust module's layer, from the headings its files are listed under."""
     text = layout()
-    headings = [(m.start(), int(m.group(1))) for m in LAYER.finditer(text)]
     found: dict[str, int] = {}
     for entry in ENTRY.finditer(text):
         name = entry.group(1)
         if not name.startswith("rust/"):
             continue
-        above = [layer for start, layer in headings if start < entry.start()]
-        assert above, f"{name} is listed before any layer"
-        module = top_module(ROOT / name)
-        assert found.setdefault(module, above[-1]) == above[-1], f"{module} spans two layers"
+        heading = LAYER.match(text, text.rindex("\n### ", 0, entry.start()) + 1)
+        assert heading, f"{name} is not listed under a layer's heading"
+        module, layer = top_module(ROOT / name), int(heading.group(1))
+        assert found.setdefault(module, layer) == layer, f"{module} spans two layers"
     return found
 
 
