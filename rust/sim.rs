@@ -409,7 +409,7 @@ pub fn on_pool<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
 /// The pool of `threads` threads, built once and kept for the next batch with that many
 /// threads (a batch played in chunks, for progress, builds it once: building a pool of
 /// hundreds of threads costs far more than a small chunk). One pool is kept, the last used.
-fn pool_of(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
+pub(crate) fn pool_of(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     static LAST: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>> = Mutex::new(None);
     let mut last = LAST.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, pool)) = last.as_ref().filter(|(size, _)| *size == threads) {

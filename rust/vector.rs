@@ -9,8 +9,6 @@
 //! `derive(env seed, k)`, dealer `k % 4`; the bots draw from the generator that dealt), so the
 //! results do not depend on the thread count. Nothing is allocated per step.
 
-use rayon::prelude::*;
-
 use crate::bots::Policy;
 use crate::compact::{
     encode_following, update_tensor, write_mask, Row, TricksSeen, COMPACT_SIZE, EMPTY_ROW,
@@ -24,7 +22,7 @@ use crate::registry::BotSpec;
 use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::seats::{seat_of, team_of, SEATS};
-use crate::sim::on_pool;
+use crate::sim::pool_of;
 use crate::state::{Hand, NUM_ACTIONS};
 
 /// What one episode is.
@@ -355,6 +353,9 @@ pub struct VectorEnv {
     threads: usize,
 }
 
+/// Chunks of games a worker (a chunk is stepped by one thread, with its own bot).
+const CHUNKS_A_WORKER: usize = 2;
+
 /// The number of workers `threads` means (0: every core).
 fn workers(threads: usize) -> usize {
     if threads == 0 {
@@ -368,7 +369,9 @@ impl VectorEnv {
     /// `num_envs` games under `config`, seeded `seed`, run on `threads` threads (0: every
     /// core). The games start at the first `reset`.
     pub fn new(num_envs: usize, config: Config, seed: u64, threads: usize) -> VectorEnv {
-        let chunk = num_envs.div_ceil(workers(threads)).max(1);
+        // A few chunks a worker, so that a worker held up (a busy machine) leaves its share to
+        // the others instead of making every step wait for it.
+        let chunk = num_envs.div_ceil(CHUNKS_A_WORKER * workers(threads)).max(1);
         let chunks = num_envs.div_ceil(chunk);
         VectorEnv {
             config,
@@ -481,20 +484,18 @@ impl VectorEnv {
                 env.step(&config, bot, action(i), &mut row);
             }
         };
-        if self.threads == 1 || self.bots.len() == 1 {
-            self.envs
-                .chunks_mut(chunk)
-                .zip(self.bots.iter_mut())
-                .enumerate()
-                .for_each(work);
-        } else {
-            let (envs, bots) = (&mut self.envs, &mut self.bots);
-            on_pool(self.threads, || {
-                envs.par_chunks_mut(chunk)
-                    .zip(bots.par_iter_mut())
-                    .enumerate()
-                    .for_each(work)
-            });
+        let parts = self
+            .envs
+            .chunks_mut(chunk)
+            .zip(self.bots.iter_mut())
+            .enumerate();
+        if self.threads == 1 {
+            parts.for_each(work);
+            return;
+        }
+        match (self.threads > 0).then(|| pool_of(self.threads)).flatten() {
+            Some(pool) => pool.in_place_scope(|scope| spread(scope, parts, &work)),
+            None => rayon::in_place_scope(|scope| spread(scope, parts, &work)),
         }
     }
 
@@ -505,6 +506,22 @@ impl VectorEnv {
         self.envs
             .get(i)
             .map(|env| (env.episode_seed, env.first_dealer, env.actions.as_slice()))
+    }
+}
+
+/// Runs `work` on every part: the first on the calling thread, the others on the scope's pool
+/// (one wake-up a step fewer than handing all of them to the pool and waiting).
+fn spread<'s, T: Send + 's>(
+    scope: &rayon::Scope<'s>,
+    mut parts: impl Iterator<Item = T>,
+    work: &'s (impl Fn(T) + Sync),
+) {
+    let first = parts.next();
+    for part in parts {
+        scope.spawn(move |_| work(part));
+    }
+    if let Some(part) = first {
+        work(part);
     }
 }
 
