@@ -1,42 +1,35 @@
 //! Bit tricks for the hot path: select the k-th set bit of a mask (uniform random choice from a
-//! legal-move mask without building a list). BMI2 `pdep` when the CPU has it, detected at run
-//! time so the portable wheel still gets it; hot loops check once and run a BMI2 copy of
+//! legal-move mask without building a list). BMI2 `pdep` when the CPU has it (rust/cpu.rs
+//! detects it at run time, so the portable wheel still gets it); hot loops run a BMI2 copy of
 //! themselves (`select_with::<true>` inlined into a `#[target_feature(enable = "bmi1,bmi2,popcnt")]`
 //! body: with POPCNT a mask's `count_ones` is one instruction instead of a dozen, which matters
 //! in a playout's dependent chain of choices).
 
-/// Whether this CPU has BMI2, and with it the BMI1 and POPCNT that every BMI2 CPU has (detected
-/// once; std caches the answer).
-#[inline]
-pub fn has_bmi2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The index of the `k`-th set bit of `mask` (k counted from 0, lowest first); `k < popcount`.
 #[inline]
 pub fn select(mask: u64, k: u32) -> u32 {
-    if has_bmi2() {
-        // SAFETY: the CPU supports BMI2, checked just above.
-        unsafe { select_with::<true>(mask, k) }
-    } else {
-        // SAFETY: the portable path has no requirement.
-        unsafe { select_with::<false>(mask, k) }
+    crate::cpu::KernelSet::chosen().run(Select { mask, k })
+}
+
+/// [`select`] as a kernel's job.
+struct Select {
+    mask: u64,
+    k: u32,
+}
+
+impl crate::cpu::Job for Select {
+    type Output = u32;
+    #[inline(always)]
+    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> u32 {
+        // SAFETY: the caller's guarantee.
+        unsafe { select_with::<BMI2>(self.mask, self.k) }
     }
 }
 
 /// [`select`] with the instruction set chosen by the caller.
 ///
 /// # Safety
-/// With `BMI2 = true` the CPU must support BMI2 (see [`has_bmi2`]).
+/// With `BMI2 = true` the CPU must support BMI2 (a [`crate::cpu::KernelSet`] with it).
 #[inline(always)]
 pub unsafe fn select_with<const BMI2: bool>(mask: u64, k: u32) -> u32 {
     debug_assert!(k < mask.count_ones());

@@ -27,6 +27,7 @@ mod bits;
 mod bots;
 mod cards;
 mod compact;
+mod cpu;
 mod deal;
 mod error;
 mod events;
@@ -109,6 +110,9 @@ pub use tournament::{Standing, Tournament};
 pub use vector::{
     observation_bytes, Config as VectorConfig, Encoding, Episode, Outputs, VectorEnv,
 };
+
+// The CPU's kernels: which instruction-set copy of the hot loops runs (TARABISH_KERNEL).
+pub use cpu::{Job, Kernel, KernelError, KernelSet, KERNEL_VARIABLE};
 
 #[cfg(feature = "python")]
 mod py;

@@ -9,8 +9,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-#[cfg(target_arch = "x86_64")]
-use crate::bits::has_bmi2;
 use crate::bits::select_with;
 use crate::bots::random::random_action;
 use crate::bots::Policy;
@@ -210,20 +208,22 @@ pub fn play_hand_noting(
 /// [`play_hand`] for four random bots: the same draws as [`crate::bots::random::RandomBot`], without
 /// building information sets or dispatching per action.
 fn play_random_hand(batch: &Batch, index: u64) -> Hand {
-    #[cfg(target_arch = "x86_64")]
-    if has_bmi2() {
-        // SAFETY: BMI2 is present.
-        return unsafe { play_random_hand_bmi2(batch, index) };
-    }
-    // SAFETY: no requirement without BMI2.
-    unsafe { play_random_hand_with::<false>(batch, index) }
+    crate::cpu::KernelSet::chosen().run(RandomHand { batch, index })
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt")]
-unsafe fn play_random_hand_bmi2(batch: &Batch, index: u64) -> Hand {
-    // SAFETY: this function requires BMI2.
-    unsafe { play_random_hand_with::<true>(batch, index) }
+/// [`play_random_hand`] as a kernel's job.
+struct RandomHand<'a> {
+    batch: &'a Batch,
+    index: u64,
+}
+
+impl crate::cpu::Job for RandomHand<'_> {
+    type Output = Hand;
+    #[inline(always)]
+    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> Hand {
+        // SAFETY: the caller's guarantee.
+        unsafe { play_random_hand_with::<BMI2>(self.batch, self.index) }
+    }
 }
 
 /// # Safety

@@ -77,3 +77,11 @@ def engine(request: pytest.FixtureRequest) -> ModuleType:
 def engine_pair() -> tuple[ModuleType, ModuleType]:
     """Both engines, ``(rust, reference)``, for differential tests."""
     return load_engine("rust"), load_engine("reference")
+
+
+def pytest_report_header() -> str:
+    """The CPU kernels the run tests (tests/test_kernels.py compares them all)."""
+    from tarabish import _core
+
+    kernels = _core.kernels()
+    return f"tarabish kernels: {', '.join(kernels['available'])} (running {kernels['running']})"

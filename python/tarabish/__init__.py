@@ -8,7 +8,6 @@ is an independent pure-Python implementation with the same interface (docs/ENGIN
 from __future__ import annotations
 
 import importlib as _importlib
-from importlib import metadata as _metadata
 from typing import TYPE_CHECKING, Any
 
 from ._actions import Action, ActionKind, Phase
@@ -37,12 +36,14 @@ from ._views import (
 _LAZY_BY_MODULE = {
     "._core": (
         "TENSOR_SIZE",
+        "__version__",
         "HandState",
         "MatchState",
         "card_points",
         "compare_runs",
         "deal_cards",
         "find_runs",
+        "kernels",
         "legal_plays",
         "play_random_hand",
         "run_winner",
@@ -61,10 +62,12 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._core import TENSOR_SIZE as TENSOR_SIZE
     from ._core import HandState as HandState
     from ._core import MatchState as MatchState
+    from ._core import __version__ as __version__
     from ._core import card_points as card_points
     from ._core import compare_runs as compare_runs
     from ._core import deal_cards as deal_cards
     from ._core import find_runs as find_runs
+    from ._core import kernels as kernels
     from ._core import legal_plays as legal_plays
     from ._core import play_random_hand as play_random_hand
     from ._core import run_winner as run_winner
@@ -98,11 +101,6 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY})
 
 
-try:  # one version source: Cargo.toml, written into the installed metadata by maturin
-    __version__ = _metadata.version("tarabish")
-except _metadata.PackageNotFoundError:  # a source tree on sys.path, not installed
-    __version__ = "0+unknown"
-
 __all__ = [
     "DECK",
     "Action",
@@ -126,7 +124,6 @@ __all__ = [
     "TableView",
     "TarabishError",
     "TrickResult",
-    "__version__",
     "parse_cards",
     "replay",
     "to_record",

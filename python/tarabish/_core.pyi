@@ -1,7 +1,7 @@
 """Type stubs for the Rust core (rust/py/). Kept honest by ``python -m mypy.stubtest``."""
 
 from collections.abc import Iterable, Sequence
-from typing import Any, final
+from typing import Any, TypedDict, final, type_check_only
 
 import numpy
 import numpy.typing
@@ -22,6 +22,7 @@ __all__ = [
     "HandState",
     "MatchState",
     "VectorCore",
+    "__version__",
     "bot_action",
     "bot_spec",
     "card_points",
@@ -29,6 +30,7 @@ __all__ = [
     "deal_cards",
     "derive_seed",
     "find_runs",
+    "kernels",
     "legal_plays",
     "play_random_hand",
     "run_winner",
@@ -47,6 +49,15 @@ COMPACT_SIZE: int
 COMPACT_LAYOUT: tuple[tuple[str, str, int, int, int, int, int], ...]
 MAX_TEAM_POINTS: int
 SCORE_SCALE: int
+__version__: str
+
+@type_check_only
+class _Kernels(TypedDict):
+    running: str
+    available: list[str]
+
+def kernels() -> _Kernels:
+    """The kernels this CPU runs, slowest first, and the one in use (``TARABISH_KERNEL``)."""
 
 _Cards = str | Iterable[Card | str]
 _SuitLike = Suit | str

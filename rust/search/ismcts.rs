@@ -11,14 +11,15 @@
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::bits::{has_bmi2, select_with};
+use crate::bits::select_with;
 use crate::bots::heuristic::HeuristicBot;
 use crate::bots::random::random_action;
 use crate::bots::{Params, Policy};
 use crate::cards::{Card, CardSet, Suit};
+use crate::cpu::{Job, KernelSet};
 use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
-use crate::search::rollout::{has_avx512, Rollout, MOST_TOGETHER};
+use crate::search::rollout::{Rollout, MOST_TOGETHER};
 use crate::search::worlds::{WorldSampler, MAX_TOGETHER};
 use crate::state::{Hand, Phase};
 use crate::tricks::{card_points, strength, LANE};
@@ -378,11 +379,11 @@ impl IsmctsBot {
     /// Runs the search over `sampler`'s worlds and returns each legal action's root visits
     /// (summed over threads), by action id.
     pub fn search(&mut self, sampler: &WorldSampler, seed: u64) -> [u64; 64] {
-        self.search_on(sampler, seed, Kernel::detect())
+        self.search_on(sampler, seed, KernelSet::chosen())
     }
 
     /// [`IsmctsBot::search`] with the walk's instruction set `kernel` (which the CPU has).
-    fn search_on(&mut self, sampler: &WorldSampler, seed: u64, kernel: Kernel) -> [u64; 64] {
+    fn search_on(&mut self, sampler: &WorldSampler, seed: u64, kernel: KernelSet) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         self.trees.resize_with(threads, Tree::spare_or_new);
         // After trump every world is drawn straight into the search kernel; before it (the
@@ -390,7 +391,7 @@ impl IsmctsBot {
         let first = sampler.sample(&mut SplitMix64::new(seed));
         match Rollout::of(&first) {
             Some(template) => self.search_over(
-                &|rng, worlds| sampler.sample_rollouts(&template, rng, worlds),
+                &|rng, worlds| sampler.sample_rollouts(&template, rng, worlds, kernel),
                 template,
                 seed,
                 kernel,
@@ -415,7 +416,7 @@ impl IsmctsBot {
         draw: &(impl Fn(&mut SplitMix64, &mut [W]) + Sync),
         template: W,
         seed: u64,
-        kernel: Kernel,
+        kernel: KernelSet,
     ) -> [u64; 64] {
         let threads = self.params.threads.max(1) as usize;
         let params = self.params;
@@ -511,14 +512,19 @@ trait World: Copy {
     /// Plays the hand out with `playout` and returns what each team scores (R6).
     ///
     /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2.
-    unsafe fn finish<const BMI2: bool>(self, playout: Playout, rng: &mut SplitMix64) -> [u32; 2];
+    /// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
+    /// [`crate::cpu::Kernel::Avx512`].
+    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
+        self,
+        playout: Playout,
+        rng: &mut SplitMix64,
+    ) -> [u32; 2];
     /// [`World::finish`] for each of a batch's worlds (at most [`BATCH`]), by position.
     ///
     /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2.
+    /// As [`World::finish`].
     #[inline(always)]
-    unsafe fn finish_all<const BMI2: bool>(
+    unsafe fn finish_all<const BMI2: bool, const AVX512: bool>(
         worlds: &mut [Self],
         playout: Playout,
         rng: &mut SplitMix64,
@@ -526,7 +532,7 @@ trait World: Copy {
         let mut scores = [[0; 2]; BATCH];
         for (score, world) in scores.iter_mut().zip(worlds.iter()) {
             // SAFETY: the caller's guarantee.
-            *score = unsafe { world.finish::<BMI2>(playout, rng) };
+            *score = unsafe { world.finish::<BMI2, AVX512>(playout, rng) };
         }
         scores
     }
@@ -550,7 +556,7 @@ impl World for Hand {
         self.is_terminal()
     }
     #[inline]
-    unsafe fn finish<const BMI2: bool>(
+    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
         mut self,
         playout: Playout,
         rng: &mut SplitMix64,
@@ -561,7 +567,7 @@ impl World for Hand {
         }
         match Rollout::of(&self) {
             // SAFETY: the caller's guarantee.
-            Some(rollout) => unsafe { rollout.finish::<BMI2>(playout, rng) },
+            Some(rollout) => unsafe { rollout.finish::<BMI2, AVX512>(playout, rng) },
             None => self.score(),
         }
     }
@@ -585,28 +591,30 @@ impl World for Rollout {
         Rollout::is_over(self)
     }
     #[inline(always)]
-    unsafe fn finish<const BMI2: bool>(
+    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
         mut self,
         playout: Playout,
         rng: &mut SplitMix64,
     ) -> [u32; 2] {
         match playout {
             // SAFETY: the caller's guarantee.
-            Playout::Random => unsafe { self.finish_random::<BMI2>(rng) },
+            Playout::Random => unsafe { self.finish_random::<BMI2>(rng, AVX512) },
             // SAFETY: the caller's guarantee.
             Playout::Greedy => unsafe { greedy_playout::<BMI2>(&mut self, rng) },
         }
         self.score()
     }
     #[inline(always)]
-    unsafe fn finish_all<const BMI2: bool>(
+    unsafe fn finish_all<const BMI2: bool, const AVX512: bool>(
         worlds: &mut [Rollout],
         playout: Playout,
         rng: &mut SplitMix64,
     ) -> [[u32; 2]; BATCH] {
         match playout {
             // SAFETY: the caller's guarantee.
-            Playout::Random => unsafe { Rollout::finish_random_together::<BMI2>(worlds, rng) },
+            Playout::Random => unsafe {
+                Rollout::finish_random_together::<BMI2>(worlds, rng, AVX512)
+            },
             Playout::Greedy => worlds
                 .iter_mut()
                 // SAFETY: the caller's guarantee.
@@ -682,35 +690,9 @@ fn batch_size(playout: Playout) -> usize {
     }
 }
 
-/// The instruction set a tree grows with: the walk's, and the scalar playouts' (random
-/// playouts go through the AVX-512 kernel wherever the CPU has it, rust/search/rollout/avx512.rs).
-/// Every kernel makes the same decisions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kernel {
-    /// Baseline x86-64 (or another architecture).
-    Portable,
-    /// BMI2 and POPCNT.
-    Bmi2,
-    /// And the walk scores its children in AVX-512 registers (rust/search/ismcts/avx512.rs).
-    Avx512,
-}
-
-impl Kernel {
-    /// The fastest kernel this CPU runs (detected once).
-    fn detect() -> Kernel {
-        if !has_bmi2() {
-            Kernel::Portable
-        } else if has_avx512() {
-            Kernel::Avx512
-        } else {
-            Kernel::Bmi2
-        }
-    }
-}
-
 /// Grows one tree for `iterations` iterations (or the time budget) over the worlds `draw`
-/// makes with `kernel` (which the CPU must run: [`Kernel::detect`] or a slower one) and
-/// returns its root children's visits by action id.
+/// makes, with `kernel`'s copy of the walk and the playouts (every kernel makes the same
+/// decisions), and returns its root children's visits by action id.
 fn grow<W: World>(
     tree: &mut Tree,
     draw: &impl Fn(&mut SplitMix64, &mut [W]),
@@ -718,50 +700,46 @@ fn grow<W: World>(
     params: &IsmctsParams,
     iterations: u32,
     seed: u64,
-    kernel: Kernel,
+    kernel: KernelSet,
 ) -> [u64; 64] {
-    match kernel {
-        // SAFETY: the portable path has no requirement.
-        Kernel::Portable => unsafe {
-            grow_with::<false, false, W>(tree, draw, template, params, iterations, seed)
-        },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller's guarantee: BMI2 is present.
-        Kernel::Bmi2 => unsafe { grow_bmi2(tree, draw, template, params, iterations, seed) },
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: the caller's guarantee: BMI2 and the walk's AVX-512 extensions are present.
-        Kernel::Avx512 => unsafe { grow_avx512(tree, draw, template, params, iterations, seed) },
-        #[cfg(not(target_arch = "x86_64"))]
-        Kernel::Bmi2 | Kernel::Avx512 => unreachable!("BMI2 and AVX-512 are x86-64's"),
+    kernel.run(Grow {
+        tree,
+        draw,
+        template,
+        params,
+        iterations,
+        seed,
+    })
+}
+
+/// [`grow`]'s arguments, as a kernel's job.
+struct Grow<'a, W, D> {
+    tree: &'a mut Tree,
+    draw: &'a D,
+    template: W,
+    params: &'a IsmctsParams,
+    iterations: u32,
+    seed: u64,
+}
+
+impl<W: World, D: Fn(&mut SplitMix64, &mut [W])> Job for Grow<'_, W, D> {
+    type Output = [u64; 64];
+    // The walk scores a node's children in AVX-512 registers and random playouts of a batch
+    // run there (rust/search/ismcts/avx512.rs, rust/search/rollout/avx512.rs).
+    const AVX512: bool = true;
+    #[inline(always)]
+    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> [u64; 64] {
+        let Grow {
+            tree,
+            draw,
+            template,
+            params,
+            iterations,
+            seed,
+        } = self;
+        // SAFETY: the caller's guarantee.
+        unsafe { grow_with::<BMI2, AVX512, W>(tree, draw, template, params, iterations, seed) }
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt")]
-unsafe fn grow_bmi2<W: World>(
-    tree: &mut Tree,
-    draw: &impl Fn(&mut SplitMix64, &mut [W]),
-    template: W,
-    params: &IsmctsParams,
-    iterations: u32,
-    seed: u64,
-) -> [u64; 64] {
-    // SAFETY: this function requires BMI2.
-    unsafe { grow_with::<true, false, W>(tree, draw, template, params, iterations, seed) }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512bitalg")]
-unsafe fn grow_avx512<W: World>(
-    tree: &mut Tree,
-    draw: &impl Fn(&mut SplitMix64, &mut [W]),
-    template: W,
-    params: &IsmctsParams,
-    iterations: u32,
-    seed: u64,
-) -> [u64; 64] {
-    // SAFETY: this function requires BMI2 and the walk's AVX-512 extensions.
-    unsafe { grow_with::<true, true, W>(tree, draw, template, params, iterations, seed) }
 }
 
 /// [`grow`] with the instruction set chosen by the caller: batches of up to [`batch_size`]
@@ -770,7 +748,7 @@ unsafe fn grow_avx512<W: World>(
 ///
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
-/// [`avx512::score_block`].
+/// [`crate::cpu::Kernel::Avx512`].
 #[inline(always)]
 unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
     tree: &mut Tree,
@@ -822,7 +800,7 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
         }
         // SAFETY: the caller's guarantee.
         let scores =
-            unsafe { W::finish_all::<BMI2>(&mut worlds[..size], params.playout, &mut rng) };
+            unsafe { W::finish_all::<BMI2, AVX512>(&mut worlds[..size], params.playout, &mut rng) };
         let mut shares = [[0.0; 2]; BATCH];
         for (share, &score) in shares.iter_mut().zip(&scores[..size]) {
             *share = score_shares(score);
@@ -1200,18 +1178,6 @@ mod tests {
         }
     }
 
-    /// The kernels this CPU runs, slowest first.
-    fn kernels() -> Vec<Kernel> {
-        let mut kernels = vec![Kernel::Portable];
-        if has_bmi2() {
-            kernels.push(Kernel::Bmi2);
-            if has_avx512() {
-                kernels.push(Kernel::Avx512);
-            }
-        }
-        kernels
-    }
-
     /// The AVX-512 scoring of a block returns what the scalar loop returns (the best score's
     /// bits, its lowest slot, the used slots) and leaves the same counts, on random blocks:
     /// every fill, ties (scores drawn from few values), children unavailable in the world, and
@@ -1219,7 +1185,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_block_scores_as_the_scalar_loop() {
-        if !has_avx512() {
+        if crate::cpu::avx512_for("the_vector_block_scores_as_the_scalar_loop").is_none() {
             return;
         }
         let sqrt_ln = sqrt_ln_table();
@@ -1266,6 +1232,7 @@ mod tests {
     /// budgets, playouts and thread counts.
     #[test]
     fn every_kernel_decides_the_same() {
+        let kernels = crate::cpu::kernels_compared("every_kernel_decides_the_same");
         let auction = Hand::from_seed(5, 1, Rules::default(), [0, 0]);
         let mut trick_one = auction;
         trick_one.apply(36).unwrap();
@@ -1289,8 +1256,9 @@ mod tests {
                     heuristic_bid: false,
                     ..IsmctsParams::default()
                 };
-                let visits: Vec<[u64; 64]> = kernels()
-                    .into_iter()
+                let visits: Vec<[u64; 64]> = kernels
+                    .iter()
+                    .copied()
                     .map(|kernel| IsmctsBot::new(params).search_on(&sampler, 19, kernel))
                     .collect();
                 assert!(

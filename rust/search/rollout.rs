@@ -310,11 +310,15 @@ impl Rollout {
     /// Plays to the end with uniformly random legal cards.
     ///
     /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
+    /// As [`Rollout::finish_random_together`].
     #[inline(always)]
-    pub(crate) unsafe fn finish_random<const BMI2: bool>(&mut self, rng: &mut SplitMix64) {
+    pub(crate) unsafe fn finish_random<const BMI2: bool>(
+        &mut self,
+        rng: &mut SplitMix64,
+        vector: bool,
+    ) {
         // SAFETY: the caller's guarantee.
-        unsafe { Rollout::finish_random_together::<BMI2>(std::slice::from_mut(self), rng) }
+        unsafe { Rollout::finish_random_together::<BMI2>(std::slice::from_mut(self), rng, vector) }
     }
 
     /// Plays each of `worlds` to the end with uniformly random legal cards, one card of each
@@ -323,27 +327,14 @@ impl Rollout {
     /// (docs/SEARCH.md "The playout kernel"). The tricks under way are finished first; then
     /// whole tricks go one position at a time ([`Rollout::legal_at`], [`Rollout::play_at`]:
     /// each position's code fixed at compile time, no test of the trick's length); the last
-    /// trick (one card each, R2.4) is played without drawing.
+    /// trick (one card each, R2.4) is played without drawing. With `vector`, the whole tricks in
+    /// AVX-512 registers (rust/search/rollout/avx512.rs: the same cards from the same draws).
     ///
     /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2 (see [`crate::bits::has_bmi2`]).
+    /// With `BMI2 = true` the CPU must support BMI2; with `vector`, the extensions of
+    /// [`crate::cpu::Kernel::Avx512`] (a [`crate::cpu::KernelSet`] with them).
     #[inline(always)]
     pub(crate) unsafe fn finish_random_together<const BMI2: bool>(
-        worlds: &mut [Rollout],
-        rng: &mut SplitMix64,
-    ) {
-        // SAFETY: the caller's guarantee; the vector kernel only where the CPU has it.
-        unsafe { Rollout::finish_random_together_on::<BMI2>(worlds, rng, has_avx512()) }
-    }
-
-    /// [`Rollout::finish_random_together`], the whole tricks in AVX-512 registers when `vector`
-    /// (rust/search/rollout/avx512.rs: the same cards from the same draws).
-    ///
-    /// # Safety
-    /// With `BMI2 = true` the CPU must support BMI2; with `vector`, AVX-512 (see
-    /// [`has_avx512`]).
-    #[inline(always)]
-    unsafe fn finish_random_together_on<const BMI2: bool>(
         worlds: &mut [Rollout],
         rng: &mut SplitMix64,
         #[cfg_attr(not(target_arch = "x86_64"), expect(unused_variables))] vector: bool,
@@ -459,21 +450,6 @@ impl Rollout {
     }
 }
 
-/// Whether the CPU has the AVX-512 extensions of the vector kernels (detected once): the random
-/// playout's whole tricks go through rust/search/rollout/avx512.rs, and the search's walk
-/// scores its children with rust/search/ismcts/avx512.rs (which needs a subset of them).
-#[inline(always)]
-pub(crate) fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        avx512::available()
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// The index of a uniformly random card of `cards` (not empty), from one draw of `rng`.
 ///
 /// # Safety
@@ -501,8 +477,8 @@ unsafe fn choose<const BMI2: bool>(cards: u64, draw: u64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bits::has_bmi2;
     use crate::bots::random::random_action;
+    use crate::cpu::Job;
     use crate::rng::derive;
 
     /// Random hand `index` (every R5.1 variant on and off, `team_runs`, `half_bait_is_bait`)
@@ -628,12 +604,12 @@ mod tests {
 
     /// Batches of one to [`MOST_TOGETHER`] worlds from random points of random
     /// hands (tricks under way of every length, different tricks left, every R5.1 variant)
-    /// finish as specified, on the portable path, the BMI2 path and the AVX-512 kernel where
-    /// the CPU has it: every card legal (R5.1), every world over, the same cards drawn. The
+    /// finish as specified, on every kernel the CPU runs: every card legal (R5.1), every world over, the same cards drawn. The
     /// states are sorted by trump and rules, so that most batches share them, as a search's
     /// worlds do (the kernel's case); the others take the scalar path.
     #[test]
     fn random_batches_finish_as_specified() {
+        let kernels = crate::cpu::kernels_compared("random_batches_finish_as_specified");
         let mut states: Vec<Rollout> = (0..1600)
             .filter_map(|index| random_play_state(index).and_then(|(hand, _)| Rollout::of(&hand)))
             .collect();
@@ -662,48 +638,64 @@ mod tests {
             let mut expected_rng = SplitMix64::new(seed);
             finish_as_specified(&mut expected, &mut expected_rng);
             #[cfg(target_arch = "x86_64")]
-            let vector = has_avx512() && avx512::fits(batch);
+            let fits = avx512::fits(batch);
             #[cfg(not(target_arch = "x86_64"))]
-            let vector = false;
-            vector_batches += vector as usize;
-            for (bmi2, vector) in [(false, false), (has_bmi2(), false), (has_bmi2(), vector)] {
+            let fits = false;
+            for &kernel in &kernels {
+                vector_batches += (kernel.avx512() && fits) as usize;
                 let mut worlds = batch.to_vec();
                 let rng = &mut SplitMix64::new(seed);
-                // SAFETY: the portable path has no requirement; BMI2 and AVX-512 only where
-                // present.
-                unsafe {
-                    if bmi2 {
-                        Rollout::finish_random_together_on::<true>(&mut worlds, rng, vector);
-                    } else {
-                        Rollout::finish_random_together_on::<false>(&mut worlds, rng, vector);
-                    }
-                }
-                let path = format!("BMI2 {bmi2}, AVX-512 {vector}");
+                kernel.run(FinishTogether {
+                    worlds: &mut worlds,
+                    rng,
+                });
+                let path = kernel.name();
                 assert_eq!(worlds, expected, "batch {seed} of {size}, {path}");
                 assert_eq!(rng, &mut expected_rng, "batch {seed}: draws taken, {path}");
             }
             seed += 1;
         }
         assert!(sizes_seen.iter().all(|&seen| seen), "{sizes_seen:?}");
-        assert!(!has_avx512() || vector_batches > 50, "{vector_batches}");
+        let avx512 = kernels.iter().any(|kernel| kernel.avx512());
+        assert!(!avx512 || vector_batches > 50, "{vector_batches}");
+    }
+
+    /// [`Rollout::finish_random_together`] as a kernel's job (the vector playout where the
+    /// kernel has it).
+    struct FinishTogether<'a> {
+        worlds: &'a mut [Rollout],
+        rng: &'a mut SplitMix64,
+    }
+
+    impl Job for FinishTogether<'_> {
+        type Output = ();
+        const AVX512: bool = true;
+        #[inline(always)]
+        unsafe fn run<const BMI2: bool, const AVX512: bool>(self) {
+            // SAFETY: the caller's guarantee.
+            unsafe { Rollout::finish_random_together::<BMI2>(self.worlds, self.rng, AVX512) }
+        }
     }
 
     /// A random kernel playout is a legal random hand's end: its count is 162 plus the runs
-    /// and bella of the deal (R6.1), and the BMI2 and portable paths draw the same cards.
+    /// and bella of the deal (R6.1), and every kernel draws the same cards.
     #[test]
-    fn random_finish_is_the_same_on_both_paths() {
+    fn random_finish_is_the_same_on_every_kernel() {
+        let kernels = crate::cpu::kernels_compared("random_finish_is_the_same_on_every_kernel");
         let mut hand = Hand::from_seed(5, 0, Rules::default(), [0, 0]);
         hand.apply(36).unwrap();
         let kernel = Rollout::of(&hand).unwrap();
         for seed in 0..50 {
             let mut portable = kernel;
             // SAFETY: the portable path has no requirement.
-            unsafe { portable.finish_random::<false>(&mut SplitMix64::new(seed)) };
-            if has_bmi2() {
+            unsafe { portable.finish_random::<false>(&mut SplitMix64::new(seed), false) };
+            for &set in &kernels {
                 let mut fast = kernel;
-                // SAFETY: BMI2 is present.
-                unsafe { fast.finish_random::<true>(&mut SplitMix64::new(seed)) };
-                assert_eq!(fast, portable);
+                set.run(FinishTogether {
+                    worlds: std::slice::from_mut(&mut fast),
+                    rng: &mut SplitMix64::new(seed),
+                });
+                assert_eq!(fast, portable, "{}", set.name());
             }
             let total = portable.points[0] + portable.points[1];
             assert_eq!(total + portable.pending[0] + portable.pending[1], {

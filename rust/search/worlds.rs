@@ -18,6 +18,7 @@
 use std::sync::{Mutex, PoisonError};
 
 use crate::cards::{Card, CardSet, Suit};
+use crate::cpu::KernelSet;
 use crate::deal::{Deal, FIRST_PACKETS, KITTY_SIZE};
 use crate::infoset::InfoSet;
 use crate::rng::SplitMix64;
@@ -805,15 +806,21 @@ impl WorldSampler {
     /// A batch of eight or sixteen worlds drawn at once in AVX-512 registers where the CPU has
     /// them (rust/search/worlds/avx512.rs; sixteen as two registers whose suits interleave):
     /// the worlds [`Self::draw_with_runs`] draws one after another. `false`, and nothing drawn,
-    /// elsewhere, for other sizes, or when a choice is rejected (rarely).
+    /// elsewhere (a `kernel` without AVX-512), for other sizes, or when a choice is rejected
+    /// (rarely).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "x86_64"), expect(unused_variables))]
-    fn draw_in_lanes(&self, rng: &mut SplitMix64, drawn: &mut [([CardSet; 3], SuitRuns)]) -> bool {
+    fn draw_in_lanes(
+        &self,
+        rng: &mut SplitMix64,
+        drawn: &mut [([CardSet; 3], SuitRuns)],
+        kernel: KernelSet,
+    ) -> bool {
         // A world to draw means every state a draw reaches has a move: the kernel's reads stay
         // in the tables.
         #[cfg(target_arch = "x86_64")]
-        if self.count > 0 && crate::search::rollout::has_avx512() {
-            // SAFETY: the CPU has the kernel's extensions.
+        if self.count > 0 && kernel.avx512() {
+            // SAFETY: the kernel set proves the CPU has the extensions.
             match drawn.len() {
                 avx512::LANES => return unsafe { avx512::draw_lanes::<1>(self, rng, drawn) },
                 MAX_TOGETHER => return unsafe { avx512::draw_lanes::<2>(self, rng, drawn) },
@@ -850,14 +857,15 @@ impl WorldSampler {
     /// `worlds` (at most [`MAX_TOGETHER`]; docs/SEARCH.md "The draw"): `template` is
     /// [`Rollout::of`] a world of this view ([`WorldSampler::sample`]), and `worlds[i]` is
     /// `Rollout::of(&self.sample(rng))` for the `i`-th of as many calls in turn on the same `rng`,
-    /// without building the [`Hand`]s. Auto mode after trump only (table mode's worlds go
-    /// through the `Hand`).
+    /// without building the [`Hand`]s, drawn with `kernel`'s copy. Auto mode after trump only
+    /// (table mode's worlds go through the `Hand`).
     #[inline]
     pub(crate) fn sample_rollouts(
         &self,
         template: &Rollout,
         rng: &mut SplitMix64,
         worlds: &mut [Rollout],
+        kernel: KernelSet,
     ) {
         let info = &self.info;
         if info.rules().declarations != Declarations::Auto {
@@ -868,7 +876,7 @@ impl WorldSampler {
         }
         let mut drawn = [([CardSet::EMPTY; 3], SuitRuns::default()); MAX_TOGETHER];
         let drawn = &mut drawn[..worlds.len()];
-        if !self.draw_in_lanes(rng, drawn) {
+        if !self.draw_in_lanes(rng, drawn, kernel) {
             for world in drawn.iter_mut() {
                 *world = self.draw_with_runs(rng);
             }
@@ -1259,7 +1267,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_draw_is_the_scalar_draw() {
-        if !crate::search::rollout::has_avx512() {
+        if crate::cpu::avx512_for("the_vector_draw_is_the_scalar_draw").is_none() {
             return;
         }
         let mut checked = 0;
@@ -1303,7 +1311,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_wide_multiply_is_u128() {
-        if !crate::search::rollout::has_avx512() {
+        if crate::cpu::avx512_for("the_vector_wide_multiply_is_u128").is_none() {
             return;
         }
         let mut rng = SplitMix64::new(46);
@@ -1467,25 +1475,32 @@ mod tests {
     /// a batch drawn together is the worlds drawn one after another.
     #[test]
     fn kernel_worlds_are_the_sampled_worlds() {
+        let kernels = crate::cpu::kernels_compared("kernel_worlds_are_the_sampled_worlds");
         let mut checked = 0;
-        for (seed, sampler) in samplers_of_random_states() {
+        for ((seed, sampler), kernel) in samplers_of_random_states().zip(kernels.iter().cycle()) {
+            let kernel = *kernel;
             let Some(template) = Rollout::of(&sampler.sample(&mut SplitMix64::new(0))) else {
                 continue;
             };
             for draw in 0..4 {
-                let mut kernel = [template];
-                sampler.sample_rollouts(&template, &mut SplitMix64::new(draw), &mut kernel);
-                let world = sampler.sample(&mut SplitMix64::new(draw));
-                assert_eq!(Some(kernel[0]), Rollout::of(&world), "seed {seed}");
+                let mut world = [template];
+                sampler.sample_rollouts(&template, &mut SplitMix64::new(draw), &mut world, kernel);
+                let sampled = sampler.sample(&mut SplitMix64::new(draw));
+                assert_eq!(Some(world[0]), Rollout::of(&sampled), "seed {seed}");
             }
             // A batch is the same worlds as one draw after another from the same generator.
             let size = 1 + seed as usize % MAX_TOGETHER;
             let mut batch = [template; MAX_TOGETHER];
-            sampler.sample_rollouts(&template, &mut SplitMix64::new(seed), &mut batch[..size]);
+            sampler.sample_rollouts(
+                &template,
+                &mut SplitMix64::new(seed),
+                &mut batch[..size],
+                kernel,
+            );
             let mut rng = SplitMix64::new(seed);
-            for kernel in &batch[..size] {
+            for world in &batch[..size] {
                 assert_eq!(
-                    Some(*kernel),
+                    Some(*world),
                     Rollout::of(&sampler.sample(&mut rng)),
                     "seed {seed}"
                 );

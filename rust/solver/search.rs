@@ -12,8 +12,8 @@
 
 use super::lanes::zero_cards;
 use super::table::{Bounds, Key, Table};
-use crate::bits::has_bmi2;
 use crate::cards::{Card, CardSet, Suit};
+use crate::cpu::{Job, KernelSet};
 use crate::rules::Rules;
 use crate::scoring;
 use crate::seats::{next_seat, partner, team_of};
@@ -179,9 +179,25 @@ pub struct Search<'t> {
     pub(super) points: [u8; 256],
     /// The cards that beat each card (R5.2, [`BEATS`]) under this trump, indexed likewise.
     pub(super) beats: [u64; 256],
-    /// Whether this CPU has BMI2 and POPCNT ([`has_bmi2`]): the search then runs its copy
-    /// compiled for them (a mask's `count_ones` one instruction instead of a dozen).
-    bmi2: bool,
+    /// The kernel whose copy the search runs (rust/cpu.rs): with BMI2 and POPCNT, a mask's
+    /// `count_ones` is one instruction instead of a dozen.
+    kernel: KernelSet,
+}
+
+/// [`Search::search`]'s arguments, as a kernel's job.
+struct Root<'a, 'b> {
+    search: &'a mut Search<'b>,
+    pos: &'a Position,
+    beta: i32,
+}
+
+impl Job for Root<'_, '_> {
+    type Output = i32;
+    #[inline(always)]
+    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> i32 {
+        // SAFETY: the caller's guarantee.
+        unsafe { self.search.recurse::<BMI2>(self.pos, self.beta) }
+    }
 }
 
 /// A trick start that neither the quick bounds nor the table settle: what its search needs.
@@ -278,14 +294,14 @@ impl<'t> Search<'t> {
             beats: std::array::from_fn(|card| {
                 BEATS[trump as usize].get(card).copied().unwrap_or(0)
             }),
-            bmi2: has_bmi2(),
+            kernel: KernelSet::chosen(),
         }
     }
 
-    /// Runs the portable copy of the search even on a CPU with BMI2 (the tests compare them).
+    /// Runs `kernel`'s copy of the search (the tests compare them).
     #[cfg(test)]
-    pub(super) fn force_portable(&mut self) {
-        self.bmi2 = false;
+    pub(super) fn force_kernel(&mut self, kernel: KernelSet) {
+        self.kernel = kernel;
     }
 
     /// The cards `seat` still holds.
@@ -456,13 +472,11 @@ impl<'t> Search<'t> {
     /// throughout: a table bound or a move's value never narrows such a window), so one bound
     /// is enough.
     pub fn search(&mut self, pos: &Position, beta: i32) -> i32 {
-        if self.bmi2 {
-            // SAFETY: BMI2 (with BMI1 and POPCNT) is present, checked by `has_bmi2`.
-            unsafe { self.recurse::<true>(pos, beta) }
-        } else {
-            // SAFETY: the portable path has no requirement.
-            unsafe { self.recurse::<false>(pos, beta) }
-        }
+        self.kernel.run(Root {
+            search: self,
+            pos,
+            beta,
+        })
     }
 
     /// [`Search::search`] compiled for any x86-64 (or other) CPU.
@@ -475,7 +489,7 @@ impl<'t> Search<'t> {
     /// inlined into it except itself, which it calls again.
     ///
     /// # Safety
-    /// The CPU must support BMI2, BMI1 and POPCNT ([`has_bmi2`]).
+    /// The CPU must support BMI2, BMI1 and POPCNT ([`crate::cpu::Kernel::Bmi2`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2,popcnt")]
     unsafe fn search_bmi2(&mut self, pos: &Position, beta: i32) -> i32 {

@@ -180,23 +180,26 @@ fn merged_cards_share_a_value_and_the_solve_is_repeatable() {
     }
 }
 
-/// The search's copy compiled for BMI2 (when the CPU has it, as here) and its portable copy
-/// search the same nodes and find the same values.
+/// The search's copy for each kernel the CPU runs (compiled for BMI2, or portable) searches
+/// the same nodes and finds the same values.
 #[test]
-fn the_portable_search_equals_the_bmi2_one() {
+fn every_kernel_searches_the_same() {
+    let kernels = crate::cpu::kernels_compared("every_kernel_searches_the_same");
     for seed in 0..24u64 {
         // 16 to 27 cards played: three to five tricks left.
         let hand = random_position(4000 + seed, variant(seed), 16 + (seed % 12) as usize);
-        let run = |portable: bool| {
+        let run = |kernel| {
             let mut solver = Solver::new();
             let (mut search, pos) = solver.search_for(&hand).unwrap();
-            if portable {
-                search.force_portable();
-            }
+            search.force_kernel(kernel);
             let value = search.value(&pos, pos.points_left() / 2);
             (value, search.nodes)
         };
-        assert_eq!(run(true), run(false), "seed {seed}");
+        let results: Vec<_> = kernels.iter().map(|&kernel| run(kernel)).collect();
+        assert!(
+            results.windows(2).all(|pair| pair[0] == pair[1]),
+            "seed {seed}: {results:?}"
+        );
     }
 }
 

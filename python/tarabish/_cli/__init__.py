@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .. import _core
 from .._errors import TarabishError
 from . import analyze, ladder, play, replay, serve, simulate, tournament
 from ._command import Command
@@ -31,12 +31,19 @@ EXIT_BROKEN_PIPE = 141
 process that SIGPIPE ended."""
 
 
+def _version() -> str:
+    """What ``--version`` prints: the version and the CPU kernels (rust/cpu.rs)."""
+    kernels = _core.kernels()
+    available = ", ".join(kernels["available"])
+    return f"tarabish {_core.__version__} (kernels {available}; running {kernels['running']})"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tarabish",
         description="A fast, exact rules engine for Tarabish (Cape Breton Belote).",
     )
-    parser.add_argument("--version", action="version", version=f"tarabish {__version__}")
+    parser.add_argument("--version", action="version", version=_version())
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:
         command.add_to(commands)

@@ -6,7 +6,7 @@
 //! It makes the scalar loop's arithmetic in the same order (no fused multiply-add), so both
 //! return the same values and a decision does not depend on the CPU (the tests in
 //! rust/search/ismcts.rs compare the paths). Used only where the CPU has the playout kernel's
-//! extensions ([`crate::search::rollout::has_avx512`]), a superset of those below.
+//! extensions ([`crate::cpu::Kernel::Avx512`]), a superset of those below.
 
 use core::arch::x86_64::*;
 use core::mem::{align_of, offset_of};

@@ -5,7 +5,7 @@
 //! chain of vector operations. It plays exactly the cards the scalar kernel plays from the same
 //! generator stream (the tests in rust/search/rollout.rs compare both paths), so a decision
 //! does not depend on the CPU. Used only when the CPU has every extension below
-//! ([`available`]).
+//! ([`crate::cpu::Kernel::Avx512`]).
 //!
 //! Each seat's hand is kept relative to the trick's leader (register `j` holds the hand of the
 //! seat `j` places after the leader), so the hand to play from is known at compile time at
@@ -13,7 +13,6 @@
 
 use core::arch::x86_64::*;
 use core::mem::{offset_of, size_of};
-use std::sync::OnceLock;
 
 use super::{Rollout, ALL, CARD_FACTS, HAND_PLAYS, MASK_BITS, MOST_TOGETHER, TRICK_CARDS};
 use crate::rng::{SplitMix64, GOLDEN, MIX_1, MIX_2};
@@ -33,22 +32,6 @@ const SUIT_CARDS: usize = LANE.count_ones() as usize;
 const QWORDS: usize = 8;
 /// [`CARD_FACTS`]'s cards rounded up to whole registers of qwords (five).
 const BEATS_REGISTERS: usize = (HAND_PLAYS as usize).div_ceil(QWORDS);
-
-/// Whether this CPU has the extensions the kernel uses (detected once).
-pub(crate) fn available() -> bool {
-    static AVAILABLE: OnceLock<bool> = OnceLock::new();
-    *AVAILABLE.get_or_init(|| {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512dq")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512cd")
-            && std::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::is_x86_feature_detected!("avx512bitalg")
-            && std::is_x86_feature_detected!("avx512vbmi")
-            && std::is_x86_feature_detected!("avx512ifma")
-    })
-}
 
 /// Byte `k` of each table: what card `k` (a bit index) makes under one trump; past the deck 0.
 struct ByteTables {
@@ -175,7 +158,7 @@ const _: () = assert!(MOST_GROUPS * LANES == MOST_TOGETHER && MOST_GROUPS == 2);
 /// first and its high half for the second; then the last trick's only cards, drawing nothing.
 ///
 /// # Safety
-/// The CPU must have the extensions [`available`] checks; `worlds` must [`fits`].
+/// The CPU must have the extensions of [`crate::cpu::Kernel::Avx512`]; `worlds` must [`fits`].
 pub(crate) unsafe fn finish_random(worlds: &mut [Rollout], rng: &mut SplitMix64) {
     debug_assert!(fits(worlds));
     let rules = worlds[0].rules;

@@ -8,7 +8,7 @@
 //! one world in 100,000), the caller draws the batch again on the scalar path, which takes
 //! more numbers there: so the worlds are always the scalar draw's, on every CPU (a Rust test
 //! compares the paths). Used only where the CPU has the playout kernel's extensions
-//! ([`crate::search::rollout::has_avx512`]).
+//! ([`crate::cpu::Kernel::Avx512`]).
 
 use core::arch::x86_64::*;
 use core::mem::offset_of;
@@ -78,7 +78,7 @@ struct Worlds {
 /// interleaved: each suit of a register is a chain of two dependent gathers, which the other
 /// register's overlap.
 ///
-/// Call only where the CPU has the extensions of [`crate::search::rollout::has_avx512`], and only
+/// Call only where the CPU has the extensions of [`crate::cpu::Kernel::Avx512`], and only
 /// for a sampler with worlds to draw (a count above 0: every state a draw reaches has a move,
 /// so every gathered address is in the tables).
 #[target_feature(

@@ -1,0 +1,319 @@
+//! The CPU's kernels, detected once: which instruction-set copy of the hot loops (the random
+//! hands, the solver, the search's walk, playouts and draw) this machine runs. Every copy
+//! computes the same results; they differ only in speed (docs/SEARCH.md "Speed").
+//!
+//! A [`KernelSet`] is the proof that the CPU has a kernel's extensions: only this module makes
+//! one, after detecting them, so [`KernelSet::run`] is where the `unsafe` of "the features are
+//! present" is written, once, for every call site. `TARABISH_KERNEL=portable|bmi2|avx512`
+//! forces one (for tests and benchmarks); a kernel the CPU lacks is refused with the missing
+//! extension named ([`KernelError`]). Off x86-64 the portable kernel is the only one.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// The environment variable that forces a kernel.
+pub const KERNEL_VARIABLE: &str = "TARABISH_KERNEL";
+
+/// An instruction-set copy of the hot loops, slowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kernel {
+    /// Baseline instructions of the target (x86-64, aarch64, ...).
+    Portable,
+    /// x86-64 with BMI1, BMI2 and POPCNT (`pdep` picks a mask's k-th card; a mask's size is one
+    /// instruction).
+    Bmi2,
+    /// And the AVX-512 extensions of the vector playout, draw and walk (rust/search/*/avx512.rs).
+    Avx512,
+}
+
+/// The extensions of [`Kernel::Bmi2`], as `is_x86_feature_detected!` and `target_feature` name
+/// them.
+const BMI2_FEATURES: [&str; 3] = ["bmi1", "bmi2", "popcnt"];
+/// The extensions [`Kernel::Avx512`] adds.
+const AVX512_FEATURES: [&str; 9] = [
+    "avx512f",
+    "avx512bw",
+    "avx512dq",
+    "avx512vl",
+    "avx512cd",
+    "avx512vpopcntdq",
+    "avx512bitalg",
+    "avx512vbmi",
+    "avx512ifma",
+];
+
+impl Kernel {
+    /// Every kernel, slowest first.
+    pub const ALL: [Kernel; 3] = [Kernel::Portable, Kernel::Bmi2, Kernel::Avx512];
+
+    /// The kernel's name, as `TARABISH_KERNEL` takes it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            Kernel::Bmi2 => "bmi2",
+            Kernel::Avx512 => "avx512",
+        }
+    }
+
+    /// The CPU extensions the kernel needs beyond the target's baseline.
+    fn features(self) -> impl Iterator<Item = &'static str> {
+        let (bmi2, avx512): (&[&str], &[&str]) = match self {
+            Kernel::Portable => (&[], &[]),
+            Kernel::Bmi2 => (&BMI2_FEATURES, &[]),
+            Kernel::Avx512 => (&BMI2_FEATURES, &AVX512_FEATURES),
+        };
+        bmi2.iter().chain(avx512).copied()
+    }
+
+    /// The first of the kernel's extensions this CPU lacks (every one off x86-64 but the
+    /// portable kernel's none).
+    fn missing(self) -> Option<&'static str> {
+        self.features().find(|&feature| !detected(feature))
+    }
+}
+
+/// Whether the CPU has `feature` (std caches the answer).
+fn detected(feature: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match feature {
+            "bmi1" => std::is_x86_feature_detected!("bmi1"),
+            "bmi2" => std::is_x86_feature_detected!("bmi2"),
+            "popcnt" => std::is_x86_feature_detected!("popcnt"),
+            "avx512f" => std::is_x86_feature_detected!("avx512f"),
+            "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+            "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
+            "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+            "avx512cd" => std::is_x86_feature_detected!("avx512cd"),
+            "avx512vpopcntdq" => std::is_x86_feature_detected!("avx512vpopcntdq"),
+            "avx512bitalg" => std::is_x86_feature_detected!("avx512bitalg"),
+            "avx512vbmi" => std::is_x86_feature_detected!("avx512vbmi"),
+            "avx512ifma" => std::is_x86_feature_detected!("avx512ifma"),
+            _ => false,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = feature;
+        false
+    }
+}
+
+/// Why a kernel cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelError {
+    /// `TARABISH_KERNEL` names no kernel.
+    Unknown(String),
+    /// The CPU lacks an extension the kernel needs.
+    Missing {
+        /// The kernel asked for.
+        kernel: Kernel,
+        /// The first extension it needs that the CPU lacks.
+        feature: &'static str,
+    },
+}
+
+impl fmt::Display for KernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names = Kernel::ALL.map(Kernel::name).join(", ");
+        match self {
+            KernelError::Unknown(name) => write!(
+                f,
+                "{KERNEL_VARIABLE}={name:?} names no kernel: expected one of {names}"
+            ),
+            KernelError::Missing { kernel, feature } => write!(
+                f,
+                "{KERNEL_VARIABLE}={}: this CPU lacks {feature}, which the {} kernel needs \
+                 (it runs {})",
+                kernel.name(),
+                kernel.name(),
+                KernelSet::available()
+                    .map(KernelSet::name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for KernelError {}
+
+/// A kernel this CPU runs: only this module makes one, after detecting the kernel's
+/// extensions, so holding one proves the CPU has them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSet(Kernel);
+
+/// Work with a copy for each kernel: [`KernelSet::run`] calls [`Job::run`] with the kernel's
+/// instruction sets enabled, so the copy inlined into it is compiled for them.
+pub trait Job {
+    /// What the work returns.
+    type Output;
+    /// Whether the work has an AVX-512 copy; without one the AVX-512 kernel runs the BMI2
+    /// copy (compiled for BMI2 alone, as a CPU without AVX-512 runs it).
+    const AVX512: bool = false;
+
+    /// Does the work. Implementations are `#[inline(always)]`, so that the kernel's copy is
+    /// compiled inside [`KernelSet::run`]'s target-feature function.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU has BMI1, BMI2 and POPCNT; with `AVX512 = true` also every
+    /// extension of [`Kernel::Avx512`].
+    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> Self::Output;
+}
+
+impl KernelSet {
+    /// The portable kernel, which every CPU runs.
+    pub const PORTABLE: KernelSet = KernelSet(Kernel::Portable);
+
+    /// `kernel`, if this CPU runs it.
+    pub fn of(kernel: Kernel) -> Result<KernelSet, KernelError> {
+        match kernel.missing() {
+            None => Ok(KernelSet(kernel)),
+            Some(feature) => Err(KernelError::Missing { kernel, feature }),
+        }
+    }
+
+    /// The kernel.
+    pub const fn kernel(self) -> Kernel {
+        self.0
+    }
+
+    /// The kernel's name.
+    pub const fn name(self) -> &'static str {
+        self.0.name()
+    }
+
+    /// Whether the kernel has BMI2 (with BMI1 and POPCNT).
+    pub const fn bmi2(self) -> bool {
+        !matches!(self.0, Kernel::Portable)
+    }
+
+    /// Whether the kernel has the AVX-512 extensions.
+    pub const fn avx512(self) -> bool {
+        matches!(self.0, Kernel::Avx512)
+    }
+
+    /// Every kernel this CPU runs, slowest first.
+    pub fn available() -> impl Iterator<Item = KernelSet> {
+        Kernel::ALL
+            .into_iter()
+            .filter_map(|kernel| KernelSet::of(kernel).ok())
+    }
+
+    /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs), read and
+    /// checked once.
+    pub fn selected() -> Result<KernelSet, KernelError> {
+        static SELECTED: OnceLock<Result<KernelSet, KernelError>> = OnceLock::new();
+        SELECTED
+            .get_or_init(|| match std::env::var(KERNEL_VARIABLE) {
+                Ok(name) if !name.is_empty() => {
+                    let kernel = Kernel::ALL.into_iter().find(|k| k.name() == name);
+                    KernelSet::of(kernel.ok_or(KernelError::Unknown(name))?)
+                }
+                _ => Ok(KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)),
+            })
+            .clone()
+    }
+
+    /// The kernel every hot loop runs: [`KernelSet::selected`]'s. The Python module refuses to import when
+    /// `TARABISH_KERNEL` is refused; elsewhere such a setting stops the program here, naming it.
+    #[inline]
+    pub fn chosen() -> KernelSet {
+        match KernelSet::selected() {
+            Ok(kernel) => kernel,
+            Err(error) => panic!("{error}"),
+        }
+    }
+
+    /// `job`'s copy for this kernel.
+    #[inline]
+    pub fn run<J: Job>(self, job: J) -> J::Output {
+        match self.0 {
+            // SAFETY: the portable copy has no requirement.
+            Kernel::Portable => unsafe { job.run::<false, false>() },
+            // SAFETY: a KernelSet of BMI2 exists only where the CPU has its extensions
+            // (`KernelSet::of`), which is all the copy needs.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Bmi2 => unsafe { run_bmi2(job) },
+            // SAFETY: likewise for AVX-512's.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 if J::AVX512 => unsafe { run_avx512(job) },
+            // SAFETY: the AVX-512 kernel's extensions include BMI2's.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx512 => unsafe { run_bmi2(job) },
+            // SAFETY: the portable copy has no requirement (`KernelSet::of` refuses the others
+            // off x86-64).
+            #[cfg(not(target_arch = "x86_64"))]
+            Kernel::Bmi2 | Kernel::Avx512 => unsafe { job.run::<false, false>() },
+        }
+    }
+}
+
+/// # Safety
+/// The CPU has BMI1, BMI2 and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt")]
+unsafe fn run_bmi2<J: Job>(job: J) -> J::Output {
+    // SAFETY: this function's features are the copy's.
+    unsafe { job.run::<true, false>() }
+}
+
+/// # Safety
+/// The CPU has every extension of [`Kernel::Avx512`].
+// Compiled with the walk's extensions (rust/search/ismcts/avx512.rs) only: the vector playout
+// and draw enable the rest themselves and stay calls of their own, outside the walk's loop.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512bitalg")]
+unsafe fn run_avx512<J: Job>(job: J) -> J::Output {
+    // SAFETY: this function's features are the copy's.
+    unsafe { job.run::<true, true>() }
+}
+
+/// The kernels a test compares: every one this CPU runs, named on the test's output.
+#[cfg(test)]
+pub(crate) fn kernels_compared(test: &str) -> Vec<KernelSet> {
+    let kernels: Vec<KernelSet> = KernelSet::available().collect();
+    let names: Vec<&str> = kernels.iter().map(|k| k.name()).collect();
+    eprintln!("{test}: compared on the kernels {}", names.join(", "));
+    kernels
+}
+
+/// The AVX-512 kernel for a test of its vector code, or `None` (said on the test's output,
+/// with the extension the CPU lacks) where the CPU does not run it.
+#[cfg(all(test, target_arch = "x86_64"))]
+pub(crate) fn avx512_for(test: &str) -> Option<KernelSet> {
+    match KernelSet::of(Kernel::Avx512) {
+        Ok(kernel) => Some(kernel),
+        Err(error) => {
+            eprintln!("{test}: not run, {error}");
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The portable kernel runs everywhere, the kernels are nested (each has the slower
+    /// ones' extensions), and a kernel the CPU lacks is refused naming an extension it lacks.
+    #[test]
+    fn kernels_are_detected_nested_and_refused_by_name() {
+        let kernels: Vec<Kernel> = KernelSet::available().map(KernelSet::kernel).collect();
+        eprintln!("this CPU runs the kernels {kernels:?}");
+        assert_eq!(kernels, Kernel::ALL[..kernels.len()]);
+        for kernel in Kernel::ALL {
+            match KernelSet::of(kernel) {
+                Ok(set) => assert!(kernels.contains(&set.kernel())),
+                Err(KernelError::Missing { feature, .. }) => {
+                    assert!(!detected(feature) && !kernels.contains(&kernel));
+                    let message = KernelError::Missing { kernel, feature }.to_string();
+                    assert!(message.contains(feature) && message.contains(kernel.name()));
+                }
+                Err(error) => panic!("{error}"),
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        assert_eq!(kernels, [Kernel::Portable]);
+    }
+}
