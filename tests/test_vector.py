@@ -8,8 +8,10 @@ docs/ENGINE.md "Compact encoding"), checked against the scalar API.
   (with opponents) by the bot's own choices (``tb.bot_action``); a hand's end gives the acting
   team's score minus the other's (R6), from the finished hand's result; a reset deals episode
   ``k`` of game ``i`` from hand seed ``derive(derive(seed, i), k)``, dealer ``k % 4``.
-- The same steps on 1, 2 and 3 threads give the same arrays; Gymnasium's spaces contain what
-  the environment returns and Gymnasium's episode-statistics wrapper runs on it.
+- The same steps on 1, 2 and 3 threads give the same arrays (and pass Gymnasium's own
+  determinism check, ``data_equivalence``); Gymnasium's spaces contain what the environment
+  returns and Gymnasium's episode-statistics wrapper runs on it. (Gymnasium 1.x has no checker
+  for vector environments beyond these.)
 - ``self_play``: every row is the state's tensor, mask and seat at that decision; each hand's
   actions replay as a ``tarabish-record/1`` record to the stored score; the totals equal
   ``simulate``'s; the arrays do not depend on the thread count.
@@ -408,3 +410,23 @@ def test_bad_self_play(kwargs: dict[str, Any]) -> None:
     args = {"hands": 3, "bots": "random", **kwargs}
     with pytest.raises(tb.TarabishError):
         tb.self_play(**args)
+
+
+def test_same_seed_same_data_by_gymnasiums_own_check() -> None:
+    """Gymnasium's ``data_equivalence`` (its env checker's determinism test) on two vectors and
+    on one vector reset twice with the same seed."""
+    from gymnasium.utils.env_checker import data_equivalence
+
+    def trace(env: VectorEnv) -> list[Any]:
+        obs, infos = env.reset(seed=9)
+        seen: list[Any] = [{k: np.array(v) for k, v in obs.items()}, infos]
+        for _ in range(60):
+            obs, *rest = env.step(np.asarray(obs["action_mask"]).argmax(axis=1))
+            seen += [{k: np.array(v) for k, v in obs.items()}, *rest]
+        return seen
+
+    one = VectorEnv(8, encoding="compact", controlled=(1,), opponents="greedy", threads=1)
+    two = VectorEnv(8, encoding="compact", controlled=(1,), opponents="greedy", threads=2)
+    first = trace(one)
+    assert data_equivalence(first, trace(two), exact=True)
+    assert data_equivalence(first, trace(one), exact=True)
