@@ -60,7 +60,7 @@ CALLS = (44, 45)
 """``misplay`` and ``throw``: the scripted players never call (each would end the hand)."""
 CONNECT_BATCH = 400
 """Connections opened at once while the tables fill up."""
-MAX_TABLES = 2000
+MAX_TABLES = 4000
 MAX_SECONDS = 120.0
 MAX_RATE = 100.0
 MAX_SERVERS = 8
@@ -70,15 +70,28 @@ SETTLE_SECONDS = 10.0
 """How long the clients may take to join before the clock starts, and to hear the broadcast of
 their last action after it stops."""
 SEATS = 4
+JOINS_A_SECOND = 500
+"""The least rate at which the clients are expected to join (the wait for them grows with the
+count)."""
+SCALING_TABLES = (200, 1000, 4000)
+"""``--scaling``: the server's CPU an action at these many tables, one process."""
+SCALING_BAR = 1.3
+"""... the cost at the most tables within this factor of the cost at the fewest."""
+OPEN_CONNECTIONS = SEATS * MAX_TABLES + 1000
 OPEN_LIMITS = (
     *ROOMY,
     "--max-connections",
-    "40000",
+    str(OPEN_CONNECTIONS),
     "--max-connections-per-address",
-    "40000",
+    str(OPEN_CONNECTIONS),
+    "--request-seconds",
+    "60",
+    "--hello-seconds",
+    "60",
 )
 """The load comes from one address, so the run raises the per-address limits (and the cap of the
-process) with their flags; the defaults protect a real deployment (docs/SECURITY.md)."""
+process) with their flags, and gives the thousands of handshakes of the start the time they
+take on a busy machine; the defaults protect a real deployment (docs/SECURITY.md)."""
 # RFC 6455 framing: FIN + opcode, the mask bit, and a zero masking key.
 TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA
 FIN = 0x80
@@ -184,6 +197,8 @@ class Seat(asyncio.Protocol):
             elif opcode == PING:
                 self.send(payload, PONG)
             elif opcode == CLOSE and self.transport is not None:
+                if self.run.sending or not self.run.started:  # not the run's own closes
+                    self.run.errors.append(b"closed by the server: " + payload)
                 self.transport.close()
 
     def message(self, payload: bytes) -> None:
@@ -391,8 +406,13 @@ async def _drive(
                     loop.create_connection(lambda c=client: c, "127.0.0.1", client.port)  # type: ignore[misc]
                 )
         await asyncio.gather(*batch)
-    async with asyncio.timeout(SETTLE_SECONDS * 3):
-        await run.all_ready.wait()
+    try:
+        async with asyncio.timeout(SETTLE_SECONDS * 3 + run.connections / JOINS_A_SECOND):
+            await run.all_ready.wait()
+    except TimeoutError:
+        raise RuntimeError(
+            f"{run.ready} of {run.connections} clients joined in time; errors: {run.errors[:3]}"
+        ) from None
     gc.freeze()  # the clients live through the run: the collector need not walk them again
     servers = sorted({server.process.pid for server in hosts.values()})
     before = cpu_of([*servers, *database, os.getpid()])
@@ -587,9 +607,38 @@ def main() -> None:
         help="server processes sharing the database, each hosting its share of the tables "
         "(more than one share PostgreSQL: a throwaway cluster unless --db names one)",
     )
+    parser.add_argument(
+        "--scaling",
+        action="store_true",
+        help="run at 200, 1,000 and 4,000 tables on one process and compare the server's CPU "
+        "an action (the cost at 4,000 within 1.3x of the cost at 200)",
+    )
     args = parser.parse_args()
+    if args.scaling:
+        scaling(args.seconds, args.db)
+        return
     for line in run(args.tables, args.seconds, args.db, args.rate, args.servers).lines():
         print(line)
+
+
+def scaling(seconds: float, db: str | None) -> list[Report]:
+    """The same load at each of ``SCALING_TABLES`` on one process: each run's figures, then
+    the server's CPU an action side by side and the ratio of the most tables' to the
+    fewest's (``SCALING_BAR`` is the bar; printed, not asserted)."""
+    reports = []
+    for tables in SCALING_TABLES:
+        report = run(tables, seconds, db)
+        for line in report.lines():
+            print(line)
+        reports.append(report)
+    costs = ", ".join(f"{r.tables:,} tables {r.server_cpu_ms_per_action:.3f} ms" for r in reports)
+    ratio = reports[-1].server_cpu_ms_per_action / reports[0].server_cpu_ms_per_action
+    verdict = "within" if ratio <= SCALING_BAR else "NOT within"
+    print(
+        f"server CPU an action: {costs}; {reports[-1].tables:,} / {reports[0].tables:,} = "
+        f"{ratio:.2f} ({verdict} {SCALING_BAR}x)"
+    )
+    return reports
 
 
 if __name__ == "__main__":

@@ -245,7 +245,7 @@ class Connection:
                 log.info("left", extra={"table": client.table.id, "seat": client.seat})
 
     async def _read(self) -> None:
-        deadline = asyncio.get_running_loop().time() + protocol.HELLO_SECONDS
+        deadline = asyncio.get_running_loop().time() + self.server.limits.hello_seconds
         while True:
             if self.client is not None:  # joined: no deadline (and no timer an action)
                 frame = await self.websocket.receive()

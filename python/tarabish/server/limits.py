@@ -39,6 +39,8 @@ class Limits:
     """Open connections from one client address."""
     request_seconds: float = 5.0
     """Time an HTTP request has to send its headers, and then its body."""
+    hello_seconds: float = 10.0
+    """Time a new WebSocket has for its first message (P2.1)."""
     max_body_bytes: int = 4096
     """The largest HTTP request body (413 past it, refused while reading)."""
     create_per_minute: float = 30.0
@@ -117,6 +119,7 @@ HELP = {
     "max_connections": "open connections of the whole process",
     "max_connections_per_address": "open connections from one client address",
     "request_seconds": "seconds an HTTP request has for its headers, then for its body",
+    "hello_seconds": "seconds a new WebSocket has for its first message (join, resume, watch)",
     "max_body_bytes": "the largest HTTP request body in bytes",
     "create_per_minute": "tables one address may create a minute on average",
     "create_burst": "tables one address may create at once",

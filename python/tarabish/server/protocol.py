@@ -26,8 +26,6 @@ BURST = 40.0
 """... and at once."""
 FLOOD_CLOSE = 100
 """P1.3: refusals for rate in a row after which the client is disconnected (close 1008)."""
-HELLO_SECONDS = 10.0
-"""P2.1: time a new connection has for its first message."""
 MAX_SINCE = (1 << 53) - 1
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """P2.1, P5.1: a table id, the same rule at creation, in a hello and in the page's address."""
