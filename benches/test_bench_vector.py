@@ -11,6 +11,9 @@ write, in one run (docs/RL.md).
   when ``pyspiel`` is installed. The note gives the thread's CPU-time rate (``time.thread_time``,
   less sensitive to a loaded machine) and each row's ratio to the Python loop.
 - ``vector: two threads``: the same with ``threads=2``; the note gives the ratio to one thread.
+  The control row is ``simulate`` (random hands, no step barriers) on two threads against one in
+  the same run: on a machine whose cores are taken by other work it shows how much a second
+  thread can give at all.
 - ``self_play``: decisions a second, random bots, compact rows, one thread; checked against
   ``simulate``'s totals.
 
@@ -182,6 +185,28 @@ def test_vector_two_threads(benchmark: Any, rate: Callable[..., None], encoding:
     one = RATES.get(f"VectorEnv {encoding}")
     if one:
         benchmark.extra_info["note"] = f"{steps / one:.2f}x one thread"
+
+
+@pytest.mark.benchmark(group=GROUP_TWO)
+def test_simulate_two_threads_control(benchmark: Any, rate: Callable[..., None]) -> None:
+    benchmark.extra_info["label"] = "control: simulate, 2 threads"
+    hands = 200_000
+
+    def play(threads: int) -> Any:
+        return tarabish.simulate(hands=hands, seed=2, bots="random", threads=threads)
+
+    one_seconds = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        one = play(1)
+        one_seconds.append(time.perf_counter() - start)
+    two = benchmark.pedantic(play, args=(2,), rounds=ROUNDS, iterations=1)
+    assert (two.hands, two.score_by_team) == (one.hands, one.score_by_team)
+    one_rate = hands / sorted(one_seconds)[ROUNDS // 2]
+    rate(hands, "hands")
+    two_rate = benchmark.extra_info.get("hands_per_second")
+    if two_rate:
+        benchmark.extra_info["note"] = f"{two_rate / one_rate:.2f}x one thread"
 
 
 @pytest.mark.benchmark(group=GROUP_SELF_PLAY)
