@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from tarabish.server.client import PAGE_BYTES
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
@@ -355,8 +356,18 @@ class Player(threading.Thread):
         if message["type"] == "welcome" and "token" in message:
             self.token = message["token"]
         elif message["type"] == "error":
+            # A scripted player only acts when its view says it may: any refusal is a fault,
+            # reported at once (a seat taken for "no seat" is refused, and the match would
+            # otherwise stall until the receive timeout).
             self.errors.append(message)
+            raise AssertionError(f"seat {self.seat}: the server refused: {message}")
         elif message["type"] == "events":
+            # A seat's last page of events carries its view, and only a page cut at the page
+            # size comes without one: a short page without a view means the seat was served
+            # as a spectator (seat 0 taken for "no seat"), and it would never be asked to act.
+            if self.seat is not None and "view" not in message:
+                size = len(json.dumps(message["events"]))
+                assert size > PAGE_BYTES // 2, f"seat {self.seat} got a spectator's page"
             for event in message["events"]:
                 assert event["seq"] > self.last_seq, f"seq went back or doubled: {event}"
                 self.events.append(event)
