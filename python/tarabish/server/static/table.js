@@ -722,6 +722,7 @@ function drawGame() {
   drawHand(game.view);
   drawActions(game.view);
   drawLog();
+  document.title = seated() && state.toMove === game.seat ? "Your turn \u00b7 Tarabish" : "Tarabish";
   const practice = !!(game.summary && game.summary.practice);
   $("#practice").hidden = !practice;
   $("#table-name").textContent = game.table;
@@ -773,6 +774,7 @@ function closeGame() {
   clearTimeout(game.summaryTimer);
   if (game.socket) game.socket.close();
   game = null;
+  document.title = "Tarabish";
   $("#log").replaceChildren();
   $("#overlay").replaceChildren();
 }
