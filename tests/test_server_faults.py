@@ -163,11 +163,16 @@ def test_an_action_the_database_cannot_commit_is_refused_and_changes_nothing(
                 refused, _ = receive_until(ws, "error")
                 assert (refused["code"], refused["rule"]) == ("unavailable", "P3.5")
                 assert server.request("GET", f"/api/tables/{table}")[1] == before
+                status, health = server.request("GET", "/healthz")
+                assert (status, health["status"]) == (503, "degraded")
+                status, answer = server.request("POST", "/api/tables", {})
+                assert (status, answer["code"]) == (503, "unavailable")
             finally:
                 cluster.start()
             ws.send(json.dumps({"type": "action", "action": action}))  # the same, once more
             accepted, _ = receive_until(ws, "events")
             assert accepted["events"][0]["seat"] == 0
+            assert server.request("GET", "/healthz")[1]["status"] == "ready"
         assert server.wait_for_log("database unavailable")["level"] == "error"
     finally:
         assert server.stop() == 0

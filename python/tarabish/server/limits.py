@@ -58,13 +58,11 @@ class Limits:
     """Browser origins allowed besides the server's own (``--allow-origin``, repeatable)."""
 
     def check(self) -> None:
-        """``ValueError`` naming the flag of a value out of range."""
+        """``ValueError`` naming the flag of a value out of range (every number is over 0)."""
         for item in fields(self):
             value = getattr(self, item.name)
-            if isinstance(value, int | float) and not value > 0 and item.name != "max_bot_millis":
+            if isinstance(value, int | float) and not value > 0:
                 raise ValueError(f"{flag(item.name)} must be more than 0, got {value}")
-        if self.max_bot_millis < 0:
-            raise ValueError(f"{flag('max_bot_millis')} must be 0 or more")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Limits:
@@ -128,3 +126,4 @@ HELP = {
     "max_spectators": "spectators a table",
     "allow_origin": "a browser origin allowed besides the server's own; repeat for more",
 }
+"""Each limit's help text on the command line."""
