@@ -1,6 +1,8 @@
 """Packaging (docs/RELEASING.md): the wheel and the sdist that maturin builds carry the MIT
 license file and its SPDX expression (PEP 639, Metadata 2.4), the project URLs, the version of
-Cargo.toml (the one version source), and a stripped extension.
+Cargo.toml (the one version source), and a stripped extension; the sdist installs from source
+in a fresh virtual environment and passes the release smoke test (.ci/smoke.sh) with the
+installed build's results.
 
 The wheel is built with ``maturin build`` in the repository, which reuses the release build
 that ``make install`` (``pip install -e .``) left in target/: seconds, not a new compile."""
@@ -9,6 +11,8 @@ from __future__ import annotations
 
 import email.parser
 import io
+import json
+import os
 import subprocess
 import sys
 import tarfile
@@ -63,6 +67,7 @@ def check_metadata(meta: Message) -> None:
         "Development Status :: 3 - Alpha",
         "Operating System :: OS Independent",
         "Programming Language :: Python :: 3.11",
+        "Programming Language :: Python :: 3.14",
         "Programming Language :: Rust",
     ):
         assert wanted in classifiers
@@ -128,3 +133,27 @@ def test_the_sdist_carries_the_license(tmp_path: Path) -> None:
 def test_the_version_comes_from_cargo_toml() -> None:
     assert tarabish.__version__ == VERSION
     assert "version" not in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def test_the_sdist_installs_in_a_fresh_venv_and_passes_the_smoke(tmp_path: Path) -> None:
+    sdist = maturin("sdist", out=tmp_path / "sdist")
+    # The release profile's whole-program optimization only costs time here: the same code.
+    fast = {"CARGO_PROFILE_RELEASE_LTO": "false", "CARGO_PROFILE_RELEASE_CODEGEN_UNITS": "16"}
+    done = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "smoke.sh"), str(sdist)],
+        env={**os.environ, **fast, "PYTHON": sys.executable, "TMPDIR": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"tarabish {VERSION} (kernels " in done.stderr
+    probe = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "crossprobe.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    from_sdist, installed = json.loads(done.stdout), json.loads(probe.stdout)
+    assert from_sdist == installed and installed["goldens_replay"] is True

@@ -13,21 +13,8 @@ from typing import TYPE_CHECKING, Any
 from ._actions import Action, ActionKind, Phase
 from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
-from ._record import RecordError, to_record
-from ._replay import replay
 from ._rules import Rules
 from ._runs import Run
-from ._views import (
-    CallResult,
-    HandResult,
-    Misplay,
-    Observation,
-    Outcome,
-    RunsResult,
-    Solution,
-    TableView,
-    TrickResult,
-)
 
 # The names that need the Rust extension, by the module that defines them: the one table of
 # them. They are imported on first use (PEP 562 ``__getattr__``), so that ``import
@@ -50,6 +37,21 @@ _LAZY_BY_MODULE = {
         "score_hand",
         "trick_winner",
     ),
+    # Pure Python, loaded on first use too: the views, the record format and its replay are
+    # most of what `import tarabish` would otherwise spend.
+    "._views": (
+        "CallResult",
+        "HandResult",
+        "Misplay",
+        "Observation",
+        "Outcome",
+        "RunsResult",
+        "Solution",
+        "TableView",
+        "TrickResult",
+    ),
+    "._record": ("RecordError", "to_record"),
+    "._replay": ("replay",),
     "._simulate": ("Summary", "bot_action", "bot_spec", "simulate"),
     "._self_play": ("SelfPlay", "self_play"),
     "._solve": ("solve", "solve_many"),
@@ -75,6 +77,9 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._core import trick_winner as trick_winner
     from ._ladder import LadderResult as LadderResult
     from ._ladder import ladder as ladder
+    from ._record import RecordError as RecordError
+    from ._record import to_record as to_record
+    from ._replay import replay as replay
     from ._self_play import SelfPlay as SelfPlay
     from ._self_play import self_play as self_play
     from ._simulate import Summary as Summary
@@ -85,6 +90,15 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._solve import solve_many as solve_many
     from ._tournament import TournamentResult as TournamentResult
     from ._tournament import tournament as tournament
+    from ._views import CallResult as CallResult
+    from ._views import HandResult as HandResult
+    from ._views import Misplay as Misplay
+    from ._views import Observation as Observation
+    from ._views import Outcome as Outcome
+    from ._views import RunsResult as RunsResult
+    from ._views import Solution as Solution
+    from ._views import TableView as TableView
+    from ._views import TrickResult as TrickResult
 
 
 def __getattr__(name: str) -> Any:
@@ -105,27 +119,15 @@ __all__ = [
     "DECK",
     "Action",
     "ActionKind",
-    "CallResult",
     "Card",
-    "HandResult",
     "IllegalActionError",
     "InvalidInputError",
-    "Misplay",
-    "Observation",
-    "Outcome",
     "Phase",
     "Rank",
-    "RecordError",
     "Rules",
     "Run",
-    "RunsResult",
-    "Solution",
     "Suit",
-    "TableView",
     "TarabishError",
-    "TrickResult",
     "parse_cards",
-    "replay",
-    "to_record",
     *_LAZY,
 ]
