@@ -130,6 +130,7 @@ def test_spectators_that_do_not_read_are_bounded_and_dropped(tmp_path: Path) -> 
         table = server.create(rules=LONG, seats=["random"] * 4, seed=3)
         time.sleep(3)  # some history to catch up on
         before = rss_bytes(server.process.pid)
+        hand_before = server.request("GET", f"/api/tables/{table}")[1]["hand"]
         started = time.monotonic()
         crowd = [_not_reading(server, table) for _ in range(CROWD)]
         peak = before
@@ -151,7 +152,10 @@ def test_spectators_that_do_not_read_are_bounded_and_dropped(tmp_path: Path) -> 
         assert all(_ended(raw) for raw in crowd)  # each socket ends
         for raw in crowd:
             raw.close()
-        assert not server.request("GET", f"/api/tables/{table}")[1]["over"]  # it played on
+        # The table played on while the crowd stalled: more hands dealt (on an idle machine
+        # the bots may even finish the long match).
+        after = server.request("GET", f"/api/tables/{table}")[1]
+        assert after["over"] or after["hand"] > hand_before, (hand_before, after)
 
 
 def test_a_table_takes_spectators_up_to_its_cap_and_summaries_are_coalesced(
