@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from .._errors import TarabishError, one_line
@@ -54,11 +55,18 @@ def replay_file(
     if not check:
         played.write(out)
         return 0
-    for difference in differences:
-        print(f"tarabish replay: {path}: {difference}", file=err)
-    if differences:
+    success = f"every stored result matches the replay ({engine})"
+    return _report(path, differences, success, out, err)
+
+
+def _report(path: str, problems: Sequence[object], success: str, out: TextIO, err: TextIO) -> int:
+    """A check's verdict on ``path``: one line a problem to ``err`` and 1, or ``success`` on
+    one line to ``out`` and 0."""
+    for problem in problems:
+        print(f"tarabish replay: {path}: {problem}", file=err)
+    if problems:
         return 1
-    print(f"{path}: every stored result matches the replay ({engine})", file=out)
+    print(f"{path}: {success}", file=out)
     return 0
 
 
@@ -98,12 +106,7 @@ def verify_fairness_file(path: str, out: TextIO | None = None, err: TextIO | Non
     except (ValueError, TarabishError, RecursionError) as error:
         print(f"tarabish replay: {path}: {one_line(str(error))}", file=err)
         return 2
-    for problem in problems:
-        print(f"tarabish replay: {path}: {problem}", file=err)
-    if problems:
-        return 1
-    print(f"{path}: the deals are the committed seed's", file=out)
-    return 0
+    return _report(path, problems, "the deals are the committed seed's", out, err)
 
 
 def _run(args: argparse.Namespace) -> int:
