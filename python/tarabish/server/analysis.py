@@ -29,7 +29,7 @@ from .._analyze import analyze
 from .._errors import TarabishError
 from .._record import to_record
 from .._replay import replay
-from .protocol import ProtocolError
+from .protocol import ProtocolError, refusal
 
 if TYPE_CHECKING:
     from .table import Table
@@ -158,11 +158,6 @@ async def read_body(request: Request, limit: int) -> bytes | None:
         if len(body) > limit:
             return None
     return bytes(body)
-
-
-def refusal(status: int, code: str, rule: str, message: str) -> Response:
-    """An HTTP error in the protocol's form (docs/PROTOCOL.md)."""
-    return JSONResponse(ProtocolError(code, rule, message).to_message(), status)
 
 
 def _refused(status: int, code: str, message: str, rule: str = "P5.3") -> Response:

@@ -388,11 +388,13 @@ def create_app(server: GameServer) -> ASGIApp:
         limit_text = request.query_params.get("limit", str(LIST_DEFAULT))
         after = request.query_params.get("after")
         if not limit_text.isdigit() or int(limit_text) < 1:
-            return _error(
+            return protocol.refusal(
                 400, "malformed", "P6.4", f"'limit' is a whole number 1 or more, got {limit_text!r}"
             )
         if after is not None and not protocol.is_table_id(after):
-            return _error(400, "malformed", "P6.4", f"'after' is a table id, got {after!r}")
+            return protocol.refusal(
+                400, "malformed", "P6.4", f"'after' is a table id, got {after!r}"
+            )
         try:
             return JSONResponse(server.listing(min(int(limit_text), LIST_MAX), after))
         except ProtocolError as error:
@@ -400,11 +402,11 @@ def create_app(server: GameServer) -> ASGIApp:
 
     async def create_table(request: Request) -> Response:
         if server.stopping or server.draining:
-            return _error(503, "stopping", "P3.4", "the server is shutting down")
+            return protocol.refusal(503, "stopping", "P3.4", "the server is shutting down")
         client = request.client
         wait = server.creations.allow(client.host if client else "?")
         if wait is not None:
-            response = _error(
+            response = protocol.refusal(
                 429,
                 "rate_limited",
                 "P6.3",
@@ -416,32 +418,32 @@ def create_app(server: GameServer) -> ASGIApp:
         try:
             data = orjson.loads(await request.body() or b"{}")
         except ValueError as error:
-            return _error(400, "malformed", "P5.1", f"not JSON: {error}")
+            return protocol.refusal(400, "malformed", "P5.1", f"not JSON: {error}")
         if protocol.json_depth(data) > protocol.MAX_JSON_DEPTH:
-            return _error(
+            return protocol.refusal(
                 400, "too_deep", "P6.2", f"JSON nests at most {protocol.MAX_JSON_DEPTH} deep"
             )
         try:
             table = await server.create_table(data)
         except StoreConflict as error:
-            return _error(409, "exists", "P5.1", str(error))
+            return protocol.refusal(409, "exists", "P5.1", str(error))
         except StoreUnavailable as error:
-            return _error(503, "unavailable", "P3.5", str(error))
+            return protocol.refusal(503, "unavailable", "P3.5", str(error))
         except TarabishError as error:
-            return _error(400, "invalid", "P5.1", str(error))
+            return protocol.refusal(400, "invalid", "P5.1", str(error))
         return JSONResponse(table.summary(), 201)
 
     async def live_table(request: Request) -> Table | Response:
         """The table of the path, or the answer why not (404, or 503 without the database)."""
         table_id = request.path_params["table"]
         if not protocol.is_table_id(table_id):
-            return _error(404, "no_table", "P2.1", f"there is no table {table_id!r}")
+            return protocol.refusal(404, "no_table", "P2.1", f"there is no table {table_id!r}")
         try:
             return await server.table(table_id)
         except ProtocolError as error:
             return JSONResponse(error.to_message(), 404)
         except StoreUnavailable as error:
-            return _error(503, "unavailable", "P3.5", str(error))
+            return protocol.refusal(503, "unavailable", "P3.5", str(error))
 
     async def show_table(request: Request) -> Response:
         table = await live_table(request)
@@ -452,7 +454,7 @@ def create_app(server: GameServer) -> ASGIApp:
         if isinstance(table, Response):
             return table
         if not table.state.is_terminal:
-            return _error(
+            return protocol.refusal(
                 403,
                 "not_over",
                 "P5.2",
@@ -490,7 +492,3 @@ def create_app(server: GameServer) -> ASGIApp:
             await http(scope, receive, send)
 
     return Guard(app, server.limits, {"/api/analysis": MAX_RECORD_BYTES})
-
-
-def _error(status: int, code: str, rule: str, message: str) -> Response:
-    return JSONResponse({"type": "error", "code": code, "rule": rule, "message": message}, status)

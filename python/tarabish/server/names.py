@@ -19,7 +19,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from .analysis import FindTable, read_body, refusal
+from .analysis import FindTable, read_body
+from .protocol import refusal
 from .store import token_hash
 
 MAX_NAME = 20

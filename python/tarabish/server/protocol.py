@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from starlette.responses import JSONResponse, Response
 
 from .._actions import NUM_ACTIONS, Action
 from .._errors import IllegalActionError, TarabishError
@@ -57,6 +58,12 @@ class ProtocolError(Exception):
         if self.server is not None:
             message["server"] = self.server
         return message
+
+
+def refusal(status: int, code: str, rule: str, message: str) -> Response:
+    """An HTTP error in the protocol's form (docs/PROTOCOL.md): the ``error`` message of a
+    ``ProtocolError`` as the body, with ``status``."""
+    return JSONResponse(ProtocolError(code, rule, message).to_message(), status)
 
 
 def parse(frame: str | bytes | None) -> dict[str, Any]:
