@@ -2,7 +2,8 @@
 seat 0 and for another seat (seat 0 is a seat, not "no seat", and a mistake there fails in
 seconds), the browser boundary (Origin on ``/ws`` and POST, ``null`` refused, JSON only, the
 page's security headers and same-origin files), ids by one rule everywhere, and bots that never
-run on the event loop (a spec is checked by parsing it; a search over the cap is refused)."""
+run on the event loop (a spec is checked by parsing it; a search over the cap is refused, and a
+stored table's bots are clamped to the caps of the process that reloads it)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -223,3 +225,38 @@ def test_a_bot_spec_is_checked_without_running_it_and_capped(server: Server) -> 
         time.sleep(0.05)
     assert slowest < 0.5, f"/healthz took {slowest:.2f} s while bots searched"
     assert re.fullmatch(r"[A-Za-z0-9_-]+", table)
+
+
+def test_a_stored_table_s_bots_are_clamped_to_the_caps_after_a_restart(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    searches = ["ismcts:millis=1500,bid=0", "pimc:worlds=20", "greedy"]
+    before = Server(db)
+    try:
+        # Seat 0, a person, speaks first: no bot thinks before the restart.
+        table = before.create(
+            rules=TABLE_RULES, seats=[None, *searches], first_dealer=3, timeout_bot="ismcts"
+        )
+        with open_socket(before) as ws:
+            assert hello(ws, {"type": "join", "table": table, "seat": 0})["seat"] == 0
+    finally:
+        assert before.stop() == 0
+    lower = ("--max-bot-millis", "100", "--max-bot-worlds", "5", "--max-bot-iterations", "500")
+    after = Server(db, flags=(*ROOMY, *lower))
+    try:
+        summary = after.request("GET", f"/api/tables/{table}")[1]
+        ismcts, pimc, greedy = (seat["bot"] for seat in summary["seats"][1:])
+        assert "millis=100" in ismcts and "bid=0" in ismcts and "millis=1500" not in ismcts
+        assert (pimc, greedy) == ("pimc:worlds=5", "greedy")
+        assert "iterations=500," in summary["timeout_bot"]
+        clamped = [e for e in after.logs() if e["message"] == "bot spec clamped to the caps"]
+        assert sorted((e["table"], e["stored"].split(":")[0]) for e in clamped) == [
+            (table, "ismcts"),
+            (table, "ismcts"),
+            (table, "pimc"),
+        ]
+        assert all(e["level"] == "warning" for e in clamped)
+        # A table created now over the cap is still refused, not clamped.
+        status, refused = after.request("POST", "/api/tables", {"seats": [None, *searches]})
+        assert status == 400 and "--max-bot-millis" in refused["message"]
+    finally:
+        assert after.stop() == 0

@@ -81,7 +81,9 @@ class GameServer:
         """How many connections the process has open (set by the process to its gate's)."""
 
     def _host(self, stored: Any) -> Table:
-        table = Table.from_stored(stored, self.module, self.store, self.server_id, self.pool)
+        table = Table.from_stored(
+            stored, self.module, self.store, self.server_id, self.pool, self.limits
+        )
         self.tables[table.id] = table
         table.changed()
         return table

@@ -2,7 +2,10 @@
 
 A spec is checked by parsing it (``tarabish._core.bot_spec``: a spec that parses always
 builds), never by running the bot, and against the process's caps (``Limits``): a search's
-time, iterations, worlds and threads. Decisions never run on the event loop: each goes to a
+time, iterations, worlds and threads. A table's request over a cap is refused; a stored table's
+spec (read back after a restart, perhaps with lower caps) is clamped to them instead
+(``clamp=True``), so that no table searches past what the process allows now and the people
+seated at it keep their match. Decisions never run on the event loop: each goes to a
 worker thread. Two lanes, each a bounded pool with a queue per table served in turn: the quick
 bots (random, greedy, heuristic: microseconds a decision) and the searches (ISMCTS, PIMC: up to
 the caps). So a table whose search takes the whole time allowed delays no quick bot of another
@@ -42,15 +45,30 @@ SEARCH_NICE = 5
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """A bot spec that parses and is within the caps: its canonical text and its lane."""
+    """A bot spec that parses and is within the caps: its canonical text and its lane, and,
+    if it was clamped to the caps, the canonical text it had."""
 
     text: str
     quick: bool
+    clamped_from: str | None = None
 
 
-def check_spec(module: ModuleType, spec: Any, limits: Limits) -> BotSpec:
+CAPS = {
+    "ismcts": (
+        ("millis", "max_bot_millis"),
+        ("iterations", "max_bot_iterations"),
+        ("threads", "max_bot_threads"),
+    ),
+    "pimc": (("worlds", "max_bot_worlds"),),
+}
+"""The parameters of each search bot that a cap bounds, and the field of ``Limits`` that holds
+it (an ISMCTS search with ``millis`` is bounded by its time, its iterations then unused)."""
+
+
+def check_spec(module: ModuleType, spec: Any, limits: Limits, *, clamp: bool = False) -> BotSpec:
     """The checked spec, or ``InvalidInputError`` naming what is wrong (P5.1) or the cap it
-    passes (with its flag)."""
+    passes (with its flag); with ``clamp`` a value over its cap is taken down to the cap
+    instead (the spec's text then says so)."""
     if not isinstance(spec, str) or not spec or len(spec) > MAX_SPEC_CHARS:
         raise InvalidInputError(f"P5.1 a bot is a spec like 'random' or 'greedy', got {spec!r}")
     if module.__name__ != "tarabish":  # the reference engine: only the seeded random choice
@@ -64,29 +82,22 @@ def check_spec(module: ModuleType, spec: Any, limits: Limits) -> BotSpec:
     text = str(_core.bot_spec(spec))  # InvalidInputError for an unknown bot or parameter
     name, _, rest = text.partition(":")
     params = dict(item.split("=", 1) for item in rest.split(",") if item)
-    millis = int(params.get("millis", 0))
-    if name == "ismcts":
-        if millis:
-            _cap(text, "millis", millis, limits.max_bot_millis, "max_bot_millis")
-        else:
-            _cap(
-                text,
-                "iterations",
-                int(params["iterations"]),
-                limits.max_bot_iterations,
-                "max_bot_iterations",
-            )
-        _cap(text, "threads", int(params["threads"]), limits.max_bot_threads, "max_bot_threads")
-    elif name == "pimc":
-        _cap(text, "worlds", int(params["worlds"]), limits.max_bot_worlds, "max_bot_worlds")
-    return BotSpec(text, name in QUICK_BOTS)
-
-
-def _cap(text: str, key: str, value: int, cap: int, field: str) -> None:
-    if value > cap:
-        raise InvalidInputError(
-            f"P5.1 bot {text!r}: {key}={value} is over this server's cap of {cap} ({flag(field)})"
-        )
+    over = {}
+    for key, field in CAPS.get(name, ()):
+        if key == "iterations" and int(params.get("millis", 0)):
+            continue
+        value, cap = int(params.get(key, 0)), getattr(limits, field)
+        if value > cap:
+            if not clamp:
+                raise InvalidInputError(
+                    f"P5.1 bot {text!r}: {key}={value} is over this server's cap of {cap} "
+                    f"({flag(field)})"
+                )
+            over[key] = cap
+    if not over:
+        return BotSpec(text, name in QUICK_BOTS)
+    clamped = ",".join(f"{key}={value}" for key, value in (params | over).items())
+    return BotSpec(str(_core.bot_spec(f"{name}:{clamped}")), name in QUICK_BOTS, text)
 
 
 class _Lane:

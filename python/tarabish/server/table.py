@@ -119,17 +119,26 @@ class TableConfig:
         return cls._checked({**data, "salt": fairness.new_salt()}, module, limits)
 
     @classmethod
-    def from_stored(cls, data: dict[str, Any], module: ModuleType) -> TableConfig:
-        """A stored configuration read back (its bots as parsed then: no cap is applied again,
-        so a table keeps what it was created with)."""
+    def from_stored(cls, data: dict[str, Any], module: ModuleType, limits: Limits) -> TableConfig:
+        """A stored configuration read back, its bots clamped to this process's caps (which
+        may be lower than the ones it was created under): such a bot's seat then shows the
+        clamped spec, and the log says so, one line a bot. Clamped, not refused, so that the
+        people seated keep their match while no table searches past what the process allows."""
         unknown = sorted(set(data) - set(STORED_KEYS))
         if unknown:
             raise InvalidInputError(f"a stored table has unknown key(s) {unknown}")
-        return cls._checked({"salt": fairness.new_salt(), **data}, module, None)
+        config = cls._checked({"salt": fairness.new_salt(), **data}, module, limits, clamp=True)
+        clamped = [bot for bot in (*config.bots, config.timeout_bot) if bot and bot.clamped_from]
+        for bot in clamped:
+            log.warning(
+                "bot spec clamped to the caps",
+                extra={"table": config.id, "stored": bot.clamped_from, "now": bot.text},
+            )
+        return config
 
     @classmethod
     def _checked(
-        cls, data: dict[str, Any], module: ModuleType, limits: Limits | None
+        cls, data: dict[str, Any], module: ModuleType, limits: Limits, *, clamp: bool = False
     ) -> TableConfig:
         rules = Rules.from_dict(data.get("rules", {}))
         seed = data.get("seed")
@@ -143,7 +152,13 @@ class TableConfig:
         seats = data.get("seats", [None] * SEATS)
         if not isinstance(seats, list) or len(seats) != SEATS:
             raise InvalidInputError("P5.1 'seats' is a list of four: a bot spec or null each")
-        bots = [None if bot is None else _bot(module, bot, limits) for bot in seats]
+        bots = [
+            None if bot is None else check_spec(module, bot, limits, clamp=clamp) for bot in seats
+        ]
+        seats = [
+            seat if bot is None or bot.clamped_from is None else bot.text
+            for seat, bot in zip(seats, bots, strict=True)
+        ]
         timeout_bot = data.get("timeout_bot")
         table_id = data.get("id") or secrets.token_urlsafe(6)
         if not is_table_id(table_id):
@@ -161,7 +176,9 @@ class TableConfig:
             bots=(bots[0], bots[1], bots[2], bots[3]),
             practice=bool(data.get("practice", False)),
             turn_seconds=_seconds(data.get("turn_seconds"), "turn_seconds", MAX_TURN_SECONDS),
-            timeout_bot=None if timeout_bot is None else _bot(module, timeout_bot, limits),
+            timeout_bot=None
+            if timeout_bot is None
+            else check_spec(module, timeout_bot, limits, clamp=clamp),
             bot_seconds=_seconds(data.get("bot_seconds"), "bot_seconds", MAX_BOT_SECONDS) or 0.0,
         )
 
@@ -184,21 +201,6 @@ class TableConfig:
             "timeout_bot": None if self.timeout_bot is None else self.timeout_bot.text,
             "bot_seconds": self.bot_seconds,
         }
-
-
-def _bot(module: ModuleType, spec: Any, limits: Limits | None) -> BotSpec:
-    """A seat's or the timeout's bot spec, checked (against ``limits``, if given)."""
-    return check_spec(module, spec, limits or UNCAPPED)
-
-
-UNCAPPED = Limits(
-    max_bot_millis=1 << 31,
-    max_bot_iterations=1 << 31,
-    max_bot_worlds=1 << 31,
-    max_bot_threads=1 << 31,
-    bot_workers=1,
-)
-"""No cap: what a stored table is read back with."""
 
 
 class Table:
@@ -244,11 +246,17 @@ class Table:
 
     @classmethod
     def from_stored(
-        cls, stored: StoredTable, module: ModuleType, store: Store, server: str, pool: BotPool
+        cls,
+        stored: StoredTable,
+        module: ModuleType,
+        store: Store,
+        server: str,
+        pool: BotPool,
+        limits: Limits,
     ) -> Table:
         """A table rebuilt from the database, hosted by ``server``: its log replayed on a
-        fresh match."""
-        config = TableConfig.from_stored(stored.config, module)
+        fresh match, its bots clamped to ``limits`` (``TableConfig.from_stored``)."""
+        config = TableConfig.from_stored(stored.config, module, limits)
         return cls(config, module, store, server, pool, stored.tokens, stored.actions)
 
     @property
