@@ -37,9 +37,19 @@ CARD = re.compile(r"^[6789TJQKA][CDHS]$")
 CALLS = (44, 45)
 
 
-ROOMY = ("--create-burst", "100000", "--create-per-minute", "100000")
-"""The flags every test server gets unless it asks otherwise: the suite creates tables faster
-than the default creation limit allows one address (tests/test_server_limits.py tests it)."""
+ROOMY = (
+    "--create-burst",
+    "100000",
+    "--create-per-minute",
+    "100000",
+    "--request-burst",
+    "100000",
+    "--requests-per-second",
+    "100000",
+)
+"""The flags every test server gets unless it asks otherwise: the suite creates tables and
+makes requests faster than the default limits allow one address (tests/test_server_limits.py
+tests them)."""
 
 _STARTED: list[subprocess.Popen[str]] = []
 
@@ -60,6 +70,7 @@ class Server:
         db: str,
         *,
         port: int = 0,
+        host: str = "127.0.0.1",
         server_id: str = "test",
         flags: tuple[str, ...] = ROOMY,
         limits: dict[int, int] | None = None,
@@ -72,6 +83,8 @@ class Server:
                 "-m",
                 "tarabish",
                 "serve",
+                "--host",
+                host,
                 "--port",
                 str(port),
                 "--db",
@@ -92,7 +105,7 @@ class Server:
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
-        found = re.search(r"open (http://[\d.]+:(\d+)/)", line)
+        found = re.search(r"open (http://(?:[\d.]+|\[[\da-f:]+\]):(\d+)/)", line)
         if not found:
             self.process.kill()
             raise RuntimeError(f"tarabish serve did not start: {line!r} {self.stderr[-5:]}")

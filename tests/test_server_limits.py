@@ -12,6 +12,8 @@ import http.client
 import itertools
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -205,7 +207,8 @@ def test_a_table_takes_spectators_up_to_its_cap_and_summaries_are_coalesced(
 
 
 def _raw_http(server: Server, head: bytes, *, source: str = "127.0.0.1") -> socket.socket:
-    raw = socket.create_connection(("127.0.0.1", server.port), 10, (source, 0))
+    loopback = "::1" if ":" in source else "127.0.0.1"
+    raw = socket.create_connection((loopback, server.port), 10, (source, 0))
     with contextlib.suppress(ConnectionResetError, BrokenPipeError):  # a refused connection
         raw.sendall(head)
     return raw
@@ -315,17 +318,36 @@ def _until(raw: socket.socket, wanted: bytes) -> bytes:
     return seen
 
 
-def _create_from(server: Server, source: str) -> tuple[int, str | None]:
+def _requests_from(
+    server: Server, source: str, method: str, path: str, count: int = 1
+) -> list[tuple[int, str | None, str | None]]:
+    """``count`` requests over one connection from ``source``: each one's status and its
+    ``Retry-After`` and ``Connection`` headers (a request after a closed one is not sent)."""
+    loopback = "::1" if ":" in source else "127.0.0.1"
     connection = http.client.HTTPConnection(
-        "127.0.0.1", server.port, timeout=10, source_address=(source, 0)
+        loopback, server.port, timeout=10, source_address=(source, 0)
+    )
+    answers: list[tuple[int, str | None, str | None]] = []
+    body, headers = (
+        (b"{}", {"Content-Type": "application/json"}) if method == "POST" else (None, {})
     )
     try:
-        connection.request("POST", "/api/tables", b"{}", {"Content-Type": "application/json"})
-        response = connection.getresponse()
-        response.read()
-        return response.status, response.getheader("Retry-After")
+        for _ in range(count):
+            connection.request(method, path, body, headers)
+            response = connection.getresponse()
+            response.read()
+            closes = response.getheader("Connection")
+            answers.append((response.status, response.getheader("Retry-After"), closes))
+            if closes == "close":
+                break
+        return answers
     finally:
         connection.close()
+
+
+def _create_from(server: Server, source: str) -> tuple[int, str | None]:
+    status, retry, _ = _requests_from(server, source, "POST", "/api/tables")[0]
+    return status, retry
 
 
 def test_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
@@ -340,6 +362,132 @@ def test_creation_is_rate_limited_per_address(tmp_path: Path) -> None:
         assert _create_from(server, "127.0.0.1")[0] == 201
     finally:
         assert server.stop() == 0
+
+
+def test_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
+    # A refill of one each 2 s: the burst's requests come well within one.
+    flags = ("--requests-per-second", "0.5", "--request-burst", "5")
+    server = Server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", flags=flags)
+    try:
+        table = server.create()
+        looping = "127.0.0.3"  # loopback is not exempt
+        answers = _requests_from(server, looping, "GET", "/api/tables", 6)
+        assert [status for status, _, _ in answers] == [200] * 5 + [429]
+        _, retry, closes = answers[-1]
+        assert retry is not None and 1 <= int(retry) <= 2 and closes != "close"
+        # Every request counts, a record's, a POST's and a WebSocket's handshake alike; the
+        # refused GET kept its connection, the refused POST closes it (its body is unread).
+        assert (
+            _requests_from(server, looping, "GET", f"/api/tables/{table}/record", 2)
+            == [(429, retry, None)] * 2
+        )
+        status, _, closes = _requests_from(server, looping, "POST", "/api/tables")[0]
+        assert (status, closes) == (429, "close")
+        handshake = _raw_http(
+            server,
+            b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+            source=looping,
+        )
+        assert _status(handshake) == 429
+        handshake.close()
+        # Another address has its own bucket, and the looping one is taken again in time.
+        assert _requests_from(server, "127.0.0.4", "GET", "/api/tables")[0][0] == 200
+        time.sleep(int(retry))
+        assert _requests_from(server, looping, "GET", "/api/tables")[0][0] == 200
+        refused = [
+            entry
+            for entry in server.logs()
+            if entry["message"] == "request" and entry["status"] == 429
+        ]
+        assert len(refused) == 4 and {entry["client"] for entry in refused} == {looping}
+    finally:
+        assert server.stop() == 0
+
+
+IPV6_HOSTS = {
+    "first": ("2001:db8:1::1", "2001:db8:1::2", "2001:db8:1::3"),
+    "second": ("2001:db8:2::1", "2001:db8:2::2"),
+    "third": ("2001:db8:3::1", "2001:db8:3::2"),
+}
+"""The addresses of three /64 prefixes (RFC 3849's documentation range) that the IPv6 test
+gives a loopback of its own."""
+
+
+def _probe_address_groups(folder: Path) -> dict[str, Any]:
+    """In a network namespace of its own (``test_an_ipv6_64_is_one_address_...``): a server on
+    the dual-stack ``::`` with small per-address caps, tried from several addresses of a /64,
+    from another /64, and from two IPv4 addresses (which reach it as IPv4-mapped IPv6)."""
+    for addresses in IPV6_HOSTS.values():
+        for address in addresses:
+            subprocess.run(
+                ["ip", "-6", "addr", "add", f"{address}/64", "dev", "lo", "nodad"], check=True
+            )
+    flags = (
+        *("--max-connections-per-address", "2", "--request-seconds", "30"),
+        *("--requests-per-second", "0.1", "--request-burst", "2"),
+        *("--create-per-minute", "1", "--create-burst", "1"),
+    )
+    server = Server(f"sqlite:///{folder / 'tables.sqlite3'}", host="::", flags=flags)
+    head = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+    try:
+        first = IPV6_HOSTS["first"]
+        held = [_raw_http(server, b"GET", source=address) for address in first[:2]]
+        connections = {
+            "first /64, third address": _status(_raw_http(server, head, source=first[2])),
+            "second /64": _status(_raw_http(server, head, source=IPV6_HOSTS["second"][0])),
+        }
+        v4 = [_raw_http(server, b"GET", source="127.0.0.1") for _ in range(2)]
+        connections["127.0.0.1, third"] = _status(_raw_http(server, head, source="127.0.0.1"))
+        connections["127.0.0.2"] = _status(_raw_http(server, head, source="127.0.0.2"))
+        for raw in (*held, *v4):
+            raw.close()
+        second, third = IPV6_HOSTS["second"], IPV6_HOSTS["third"]
+        # The second /64 made one request already (above): one more of its burst of two.
+        requests = [_requests_from(server, a, "GET", "/api/tables")[0][0] for a in second]
+        creations = [_create_from(server, address)[0] for address in third]
+        return {"connections": connections, "requests": requests, "creations": creations}
+    finally:
+        server.stop()
+
+
+def test_an_ipv6_64_is_one_address_and_a_mapped_ipv4_its_ipv4(tmp_path: Path) -> None:
+    # unshare: a user and network namespace of our own (no privilege needed), whose loopback
+    # gets addresses of three /64s; the server and the clients run in it (this file as a
+    # script, ``_probe_address_groups``).
+    probe = subprocess.run(
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            "--net",
+            "sh",
+            "-c",
+            'ip link set lo up && exec "$0" "$@"',
+            sys.executable,
+            __file__,
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert probe.returncode == 0, probe.stderr[-3000:]
+    found = json.loads(probe.stdout.splitlines()[-1])
+    # Two connections held from two addresses of one /64 fill its cap of 2: a third address
+    # of it is refused at once, another /64 is not. IPv4 clients of the dual-stack listener
+    # are counted by their IPv4 address, not as one IPv4-mapped /64.
+    assert found["connections"] == {
+        "first /64, third address": 0,
+        "second /64": 200,
+        "127.0.0.1, third": 0,
+        "127.0.0.2": 200,
+    }
+    # The request rate (2 at once) and the creation rate (1 at once: the second creation is
+    # within the request rate) are a /64's too.
+    assert found["requests"] == [200, 429]
+    assert found["creations"] == [201, 429]
 
 
 def test_idle_tables_expire_finished_ones_leave_memory_and_the_listing_pages(
@@ -411,3 +559,7 @@ def test_twelve_searches_at_the_cap_delay_no_greedy_bot(tmp_path: Path) -> None:
         marks = [window, *arrivals, time.monotonic() - 0.5]
         gaps = [later - earlier for earlier, later in itertools.pairwise(marks)]
         assert len(arrivals) > 10 and max(gaps) < GREEDY_GAP_SECONDS, max(gaps)
+
+
+if __name__ == "__main__":  # in the namespace of test_an_ipv6_64_is_one_address_...
+    print(json.dumps(_probe_address_groups(Path(sys.argv[1]))))

@@ -39,7 +39,7 @@ from .analysis import MAX_RECORD_BYTES, analysis_routes
 from .bots import BotPool
 from .client import SEND_TIMEOUT, Client, Socket, encode
 from .guard import Guard
-from .limits import Limits, flag
+from .limits import Limits, address_group, flag
 from .names import names_routes
 from .protocol import AddressRates, ProtocolError, RateLimit
 from .store import Store, StoreConflict, StoreUnavailable, token_hash
@@ -70,7 +70,9 @@ class GameServer:
         self.server_id = server_id
         self.limits = limits or Limits()
         self.pool = BotPool(self.limits)
-        self.creations = AddressRates(self.limits.create_per_minute, self.limits.create_burst)
+        self.creations = AddressRates(self.limits.create_per_minute / 60, self.limits.create_burst)
+        self.requests = AddressRates(self.limits.requests_per_second, self.limits.request_burst)
+        """Every HTTP request's rate, per address (``guard.Guard`` asks it)."""
         self.tables: dict[str, Table] = {}
         self.ready = False
         self.stopping = False
@@ -142,6 +144,7 @@ class GameServer:
                 if not table.clients and not self.stopping:
                     await self._let_go(table, now - table.idle_since)
             self.creations.prune(now)
+            self.requests.prune(now)
 
     async def _let_go(self, table: Table, idle: float) -> None:
         """A finished table leaves memory ``finished_table_seconds`` after its last client
@@ -406,7 +409,7 @@ def create_app(server: GameServer) -> ASGIApp:
         if server.stopping or server.draining:
             return protocol.refusal(503, "stopping", "P3.4", "the server is shutting down")
         client = request.client
-        wait = server.creations.allow(client.host if client else "?")
+        wait = server.creations.allow(address_group(client.host) if client else "?")
         if wait is not None:
             response = protocol.refusal(
                 429,
@@ -493,4 +496,4 @@ def create_app(server: GameServer) -> ASGIApp:
         else:
             await http(scope, receive, send)
 
-    return Guard(app, server.limits, {"/api/analysis": MAX_RECORD_BYTES})
+    return Guard(app, server.limits, server.requests, {"/api/analysis": MAX_RECORD_BYTES})

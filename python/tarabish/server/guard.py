@@ -1,6 +1,10 @@
 """The browser boundary and the bounds of an HTTP request, in front of every route (P6.1, P6.2
 of docs/PROTOCOL.md; docs/SECURITY.md), and the access log.
 
+- Every HTTP request, a WebSocket's handshake included, counts against its address's request
+  rate (``requests_per_second``, ``request_burst``; an IPv6 client's address is its /64): over
+  it, 429 ``rate_limited`` with ``Retry-After`` before any work, so a client looping on a
+  listing, a record or a reconnection takes no more of the server than the rate allows.
 - ``/ws`` and every request that changes something (POST ...) are taken only from an allowed
   ``Origin``: the origin of the request's own ``Host`` (``http://HOST`` or ``https://HOST``), or
   one given with ``--allow-origin``. Any other is refused with 403 before any work, ``null``
@@ -22,13 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import re
 import time
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .limits import Limits
+from .limits import Limits, address_group, flag
+from .protocol import AddressRates
 
 access = logging.getLogger("tarabish.server.access")
 
@@ -54,9 +60,17 @@ def _host(scope: Scope) -> str | None:
 class Guard:
     """The ASGI application in front of ``app`` (module docstring)."""
 
-    def __init__(self, app: ASGIApp, limits: Limits, bodies: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        limits: Limits,
+        rates: AddressRates,
+        bodies: dict[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.limits = limits
+        self.rates = rates
+        """Every HTTP request's rate, per address."""
         self.bodies = dict(bodies or {})
         """The paths whose bodies may be larger than ``max_body_bytes``, and their limit."""
         self.allowed = frozenset(origin.rstrip("/").lower() for origin in limits.allow_origin)
@@ -75,6 +89,10 @@ class Guard:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
         if kind == "websocket":
+            wait = self._wait(scope)
+            if wait is not None:
+                await _refuse(_as_handshake(send), *self._too_many(), retry_after=wait)
+                return
             if not self.origin_allowed(scope):
                 access.warning(
                     "origin refused",
@@ -101,6 +119,11 @@ class Guard:
             await send(message)
 
         try:
+            wait = self._wait(scope)
+            if wait is not None:
+                keep = scope["method"] in SAFE_METHODS
+                await _refuse(respond, *self._too_many(), retry_after=wait, keep=keep)
+                return
             refusal = await self._check(scope, receive)
             if isinstance(refusal, tuple):
                 await _refuse(respond, *refusal)
@@ -118,6 +141,22 @@ class Guard:
                     "client": client[0] if client else None,
                 },
             )
+
+    def _wait(self, scope: Scope) -> float | None:
+        """None if the request's address is within its request rate (the request is counted),
+        else the seconds until it is."""
+        client = scope.get("client")
+        return self.rates.allow(address_group(client[0]) if client else "?")
+
+    def _too_many(self) -> tuple[int, str, str, str]:
+        limits = self.limits
+        return (
+            429,
+            "rate_limited",
+            "P6.3",
+            f"at most {limits.requests_per_second:g} requests a second from one address "
+            f"({limits.request_burst} at once; {flag('requests_per_second')})",
+        )
 
     async def _check(self, scope: Scope, receive: Receive) -> Receive | tuple[int, str, str, str]:
         """The ``receive`` the route gets (with the body read, for a request that changes
@@ -178,17 +217,37 @@ class Guard:
         ]
 
 
-async def _refuse(send: Send, status: int, code: str, rule: str, message: str) -> None:
+async def _refuse(
+    send: Send,
+    status: int,
+    code: str,
+    rule: str,
+    message: str,
+    *,
+    retry_after: float | None = None,
+    keep: bool = False,
+) -> None:
+    """The refusal of a request, in the protocol's error form, with ``Retry-After`` (whole
+    seconds) if given. The connection is closed (the body may be unread) unless ``keep``: a
+    request without a body refused for its rate."""
     body = orjson.dumps({"type": "error", "code": code, "rule": rule, "message": message})
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
+    if not keep:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def _as_handshake(send: Send) -> Send:
+    """``send`` for an HTTP answer to a WebSocket's handshake (ASGI's ``websocket.http.response``
+    extension): the upgrade is refused with that answer."""
+
+    async def answer(message: Message) -> None:
+        await send({**message, "type": "websocket." + message["type"]})
+
+    return answer

@@ -1,6 +1,7 @@
 """Every limit of ``tarabish serve`` in one place: its default and its command-line flag
-(docs/SECURITY.md lists them). No address is exempt from any of them, loopback included; a
-deployment (or the load benchmark) that needs more raises them with the flags.
+(docs/SECURITY.md lists them), and what a per-address limit counts as one address
+(``address_group``: an IPv6 address's /64). No address is exempt from any of them, loopback
+included; a deployment (or the load benchmark) that needs more raises them with the flags.
 
 This module imports nothing heavy, so the command line can add the flags without loading the
 server.
@@ -9,6 +10,8 @@ server.
 from __future__ import annotations
 
 import argparse
+import functools
+import ipaddress
 import os
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -43,6 +46,10 @@ class Limits:
     """Time a new WebSocket has for its first message (P2.1)."""
     max_body_bytes: int = 4096
     """The largest HTTP request body (413 past it, refused while reading)."""
+    requests_per_second: float = 20.0
+    """HTTP requests (GET, POST, any) one address may make a second, on average ..."""
+    request_burst: int = 100
+    """... and at once (429 with ``Retry-After`` beyond): a page and its files are a dozen."""
     create_per_minute: float = 30.0
     """Tables one address may create a minute, on average ..."""
     create_burst: int = 10
@@ -75,6 +82,29 @@ class Limits:
         limits = cls(**values)
         limits.check()
         return limits
+
+
+IPV6_GROUP_BITS = 64
+"""An IPv6 client's per-address limits count its whole /64: a host or a site is routinely given
+one, so each of its addresses alone would multiply every per-address limit."""
+ADDRESS_CACHE = 4096
+
+
+@functools.lru_cache(maxsize=ADDRESS_CACHE)
+def address_group(host: str) -> str:
+    """What every per-address limit counts as one client address: an IPv4 address as it is, an
+    IPv4-mapped IPv6 address (``::ffff:a.b.c.d``, a dual-stack listener's IPv4 client) as its
+    IPv4 address, any other IPv6 address as its /64 (``2001:db8:1:2::/64``); anything else (a
+    Unix socket's peer) as given."""
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])  # without a zone (``%eth0``)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_GROUP_BITS), strict=False))
+    return str(address)
 
 
 def flag(name: str) -> str:
@@ -119,6 +149,8 @@ HELP = {
     "request_seconds": "seconds an HTTP request has for its headers, then for its body",
     "hello_seconds": "seconds a new WebSocket has for its first message (join, resume, watch)",
     "max_body_bytes": "the largest HTTP request body in bytes",
+    "requests_per_second": "HTTP requests one address may make a second on average",
+    "request_burst": "HTTP requests one address may make at once",
     "create_per_minute": "tables one address may create a minute on average",
     "create_burst": "tables one address may create at once",
     "idle_table_seconds": "seconds before a table nobody joined or watches leaves",

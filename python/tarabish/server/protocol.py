@@ -209,11 +209,12 @@ class RateLimit:
 
 
 class AddressRates:
-    """P6.3: a ``RateLimit`` per client address (table creation); buckets that have filled up
-    again are dropped (``prune``), so the map holds only recent addresses."""
+    """P6.3: a ``RateLimit`` per client address (``limits.address_group``: HTTP requests, table
+    creation); buckets that have filled up again are dropped (``prune``), so the map holds only
+    recent addresses."""
 
-    def __init__(self, per_minute: float, burst: int) -> None:
-        self.rate = per_minute / 60.0
+    def __init__(self, per_second: float, burst: int) -> None:
+        self.rate = per_second
         self.burst = float(burst)
         self.buckets: dict[str, RateLimit] = {}
 

@@ -1,8 +1,9 @@
 """The server's connections below HTTP and WebSocket: uvicorn's own protocols (httptools and
 websockets-sansio), with what a server in the open needs around them.
 
-- A connection cap for the process and one for each client address (``ConnectionGate``): a
-  connection over either is dropped at once; the ones open are unharmed.
+- A connection cap for the process and one for each client address (``ConnectionGate``; an
+  IPv6 client's address is its /64, ``limits.address_group``): a connection over either is
+  dropped at once; the ones open are unharmed.
 - An HTTP request must send its headers within ``request_seconds`` (a connection that says
   nothing, or that sends its headers a byte at a time, is dropped); the body's own deadline is
   the application's (``guard``).
@@ -28,7 +29,7 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-from .limits import Limits
+from .limits import Limits, address_group
 
 log = logging.getLogger("tarabish.server.transport")
 
@@ -49,7 +50,8 @@ STOPPING = (
 
 
 class ConnectionGate:
-    """The open connections of a process, by client address, against the caps."""
+    """The open connections of a process, by client address (``address_group``), against the
+    caps."""
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -60,7 +62,7 @@ class ConnectionGate:
     def admit(self, transport: Any) -> bool:
         """Count a new connection in; False (and it is not counted) if it is over a cap."""
         peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        address = address_group(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
         mine = self.by_address.get(address, 0)
         if (
             len(self.open) >= self.limits.max_connections
