@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # System packages the server tests need (tests/test_server_*.py): headless Chromium and its
 # driver for the browser test (test_server_browser.py), PostgreSQL for the fault tests
-# (test_server_faults.py, through tests/serverkit.py). Idempotent and quick when they are installed:
-# apt-get runs only when a command is missing. Debian packages only (no browser download).
+# (test_server_faults.py, through tests/serverkit.py), and iproute2's `ip` and util-linux's
+# `unshare` for the IPv6 addresses of test_server_limits.py's own network namespace.
+# Idempotent and quick when they are installed: apt-get runs only when a command is missing. Debian packages only (no browser download).
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing+=(postgresql)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v unshare >/dev/null 2>&1 || missing+=(util-linux)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
