@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
-use crate::bits::select_with;
+use crate::bits::{count_with, select_with};
 use crate::bots::random::random_action;
 use crate::bots::Policy;
 use crate::cards::Card;
@@ -235,15 +235,15 @@ unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> 
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
     while hand.phase() == Phase::Auction {
         let mask = hand.legal_mask();
-        let k = rng.below(mask.count_ones());
-        // SAFETY: passed on from the caller.
+        // SAFETY (the count and the select): passed on from the caller.
+        let k = rng.below(unsafe { count_with::<BMI2>(mask) });
         hand.apply_unchecked(unsafe { select_with::<BMI2>(mask, k) } as u8);
     }
     while hand.phase() == Phase::Play {
-        let cards = hand.legal_cards();
-        let k = rng.below(cards.len());
-        // SAFETY: passed on from the caller.
-        let index = unsafe { select_with::<BMI2>(cards.bits(), k) } as u8;
+        let cards = hand.legal_cards().bits();
+        // SAFETY (the count and the select): passed on from the caller.
+        let k = rng.below(unsafe { count_with::<BMI2>(cards) });
+        let index = unsafe { select_with::<BMI2>(cards, k) } as u8;
         hand.play_unchecked(Card::from_index_unchecked(index));
     }
     hand

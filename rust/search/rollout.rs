@@ -19,7 +19,7 @@ mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use avx512::mix64 as mix64_lanes;
 
-use crate::bits::select_with;
+use crate::bits::{count_with, select_with};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
 use crate::rules::Rules;
@@ -469,9 +469,12 @@ unsafe fn random_card<const BMI2: bool>(cards: u64, rng: &mut SplitMix64) -> usi
 unsafe fn choose<const BMI2: bool>(cards: u64, draw: u64) -> usize {
     // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by less than
     // 2^-29.
-    let k = (((draw & HALF) * cards.count_ones() as u64) >> 32) as u32;
-    // SAFETY: the caller's guarantee.
-    unsafe { select_with::<BMI2>(cards, k) as usize }
+    // SAFETY: the caller's guarantee (the portable count's work is the portable select's
+    // first step, computed once).
+    unsafe {
+        let k = (((draw & HALF) * count_with::<BMI2>(cards) as u64) >> 32) as u32;
+        select_with::<BMI2>(cards, k) as usize
+    }
 }
 
 #[cfg(test)]
