@@ -7,14 +7,12 @@ is an independent pure-Python implementation with the same interface (docs/ENGIN
 
 from __future__ import annotations
 
-import importlib as _importlib
-from typing import TYPE_CHECKING, Any
-
-from ._actions import Action, ActionKind, Phase
 from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
-from ._rules import Rules
-from ._runs import Run
+
+# Not `typing.TYPE_CHECKING`: importing `typing` (with the `re`, `contextlib` and `collections`
+# it imports) would be the largest part of the import. Type checkers read this name as theirs.
+TYPE_CHECKING = False
 
 # The names that need the Rust extension, by the module that defines them: the one table of
 # them. They are imported on first use (PEP 562 ``__getattr__``), so that ``import
@@ -37,8 +35,12 @@ _LAZY_BY_MODULE = {
         "score_hand",
         "trick_winner",
     ),
-    # Pure Python, loaded on first use too: the views, the record format and its replay are
-    # most of what `import tarabish` would otherwise spend.
+    # Pure Python, loaded on first use too: the dataclasses (the rules, actions and runs, the
+    # views; `dataclasses` imports `inspect`), the record format and its replay are most of
+    # what `import tarabish` would otherwise spend (benches/test_bench_import.py).
+    "._actions": ("Action", "ActionKind", "Phase"),
+    "._rules": ("Rules",),
+    "._runs": ("Run",),
     "._views": (
         "CallResult",
         "HandResult",
@@ -61,6 +63,9 @@ _LAZY_BY_MODULE = {
 _LAZY = {name: module for module, names in _LAZY_BY_MODULE.items() for name in names}
 
 if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone.py checks them)
+    from ._actions import Action as Action
+    from ._actions import ActionKind as ActionKind
+    from ._actions import Phase as Phase
     from ._core import TENSOR_SIZE as TENSOR_SIZE
     from ._core import HandState as HandState
     from ._core import MatchState as MatchState
@@ -80,6 +85,8 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._record import RecordError as RecordError
     from ._record import to_record as to_record
     from ._replay import replay as replay
+    from ._rules import Rules as Rules
+    from ._runs import Run as Run
     from ._self_play import SelfPlay as SelfPlay
     from ._self_play import self_play as self_play
     from ._simulate import Summary as Summary
@@ -101,12 +108,14 @@ if TYPE_CHECKING:  # the same names for type checkers (test_reference_standalone
     from ._views import TrickResult as TrickResult
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """A name of the Rust core (or of a module that needs it), imported on first use."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module, __name__), name)
+    import importlib  # here: `importlib` imports `warnings`, which a light import spares
+
+    value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value  # later lookups are plain attribute lookups
     return value
 
@@ -117,15 +126,10 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "DECK",
-    "Action",
-    "ActionKind",
     "Card",
     "IllegalActionError",
     "InvalidInputError",
-    "Phase",
     "Rank",
-    "Rules",
-    "Run",
     "Suit",
     "TarabishError",
     "parse_cards",

@@ -6,28 +6,45 @@ for ``T`` on input.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import Any
+from functools import cache
 
 from ._errors import InvalidInputError, excerpt
+
+TYPE_CHECKING = False  # not `typing`'s: see __init__.py
+if TYPE_CHECKING:
+    import re
 
 # Card text is ASCII (R0): only these count as blanks around or between cards, as in the Rust
 # core's `is_ascii_whitespace`, so both engines read exactly the same texts.
 _BLANKS = " \t\n\r\f"
-_CARD_WORDS = re.compile(r"[^ \t\n\r\f,]+")
-_WORDS = re.compile(r"[^ \t\n\r\f]+")
+_CARD_WORD = r"[^ \t\n\r\f,]+"
+_WORD = r"[^ \t\n\r\f]+"
 
 MAX_CARDS = 36
 """The most cards any input holds: the deck (R1.1). Longer card lists are refused as soon as the
 next card is seen, before the rest is read (rust/cards.rs has the same)."""
 
 
+@cache
+def _pattern(expression: str) -> re.Pattern[str]:
+    """``expression`` compiled, on first use: importing ``re`` would be a good part of
+    ``import tarabish`` (benches/test_bench_import.py)."""
+    import re
+
+    return re.compile(expression)
+
+
 def split_blanks(text: str) -> list[str]:
     """The words of ``text`` between ASCII blanks (R0's text is ASCII: a no-break space is not
     a blank)."""
-    return _WORDS.findall(text)
+    return _pattern(_WORD).findall(text)
+
+
+def _card_words(text: str) -> Iterator[str]:
+    """The words of ``text`` between ASCII blanks and commas, one at a time."""
+    return (word.group() for word in _pattern(_CARD_WORD).finditer(text))
 
 
 def ascii_lower(text: str) -> str:
@@ -208,9 +225,9 @@ DECK: tuple[Card, ...] = _ALL_CARDS
 def parse_cards(text: str | Iterable[str | Card]) -> list[Card]:
     """``"JH 9H AS"`` (spaces or commas) or an iterable of card texts/cards, in the given order;
     at most ``MAX_CARDS``. Anything else raises ``InvalidInputError``."""
-    items: Iterable[Any]
+    items: Iterable[str | Card]
     if isinstance(text, str):
-        items = (word.group() for word in _CARD_WORDS.finditer(text))
+        items = _card_words(text)
     elif isinstance(text, Iterable) and not isinstance(text, bytes | dict):
         items = text
     else:

@@ -5,8 +5,6 @@ Every error is a ``ValueError`` so callers that validate input can catch one cla
 
 from __future__ import annotations
 
-from typing import Any
-
 EXCERPT_CHARS = 60
 """How much of a bad input an error message quotes (a short excerpt, whatever its size)."""
 
@@ -54,7 +52,7 @@ class IllegalActionError(TarabishError):
         self.rule = rule
         self.state = state
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         return (_rebuild_illegal, (str(self), self.action, self.rule, self.state))
 
 
