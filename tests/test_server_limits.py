@@ -207,9 +207,14 @@ def test_a_table_takes_spectators_up_to_its_cap_and_summaries_are_coalesced(
 
 
 def _raw_http(server: Server, head: bytes, *, source: str = "127.0.0.1") -> socket.socket:
-    loopback = "::1" if ":" in source else "127.0.0.1"
-    raw = socket.create_connection((loopback, server.port), 10, (source, 0))
+    """A connection from ``source`` that sends ``head``; one the server refuses at once may be
+    reset before ``connect`` returns (then it answers nothing: ``_status`` 0)."""
+    ipv6 = ":" in source
+    raw = socket.socket(socket.AF_INET6 if ipv6 else socket.AF_INET)
+    raw.settimeout(10)
+    raw.bind((source, 0))
     with contextlib.suppress(ConnectionResetError, BrokenPipeError):  # a refused connection
+        raw.connect(("::1" if ipv6 else "127.0.0.1", server.port))
         raw.sendall(head)
     return raw
 
@@ -217,7 +222,7 @@ def _raw_http(server: Server, head: bytes, *, source: str = "127.0.0.1") -> sock
 def _status(raw: socket.socket, seconds: float = 5.0) -> int:
     raw.settimeout(seconds)
     answer = b""
-    with contextlib.suppress(ConnectionResetError):
+    with contextlib.suppress(OSError):  # reset, or never connected: refused
         while b"\r\n" not in answer:
             chunk = raw.recv(4096)
             if not chunk:
