@@ -2,18 +2,18 @@
 
 Game messages are not queued: the table's committed state holds every event, so a client only
 remembers the last ``seq`` it was sent, and ``events(seat, since=that)`` (with the seat's
-``table_view``) is sent whenever it is woken: at once if nothing is waiting for the client (the
-send is driven in place, and nearly always the transport takes it without waiting, so the four
-messages of an action cost no task switch), else by its writer task when the client can take
-it. A slow client thus gets the events it missed in pages of at most ``PAGE_BYTES`` (the next
-one only once the transport has taken the last; the view comes with the last page), its memory
-stays bounded, and its table never waits for it. Spectators' pages come from the table's one
-log of public events (``Table.public_events``). Other messages
-(welcome, table, error) go through a short queue; a client that lets it overflow, or that does
-not take a message within ``SEND_TIMEOUT`` seconds, is disconnected (it may reconnect and resume
-from its last ``seq``, docs/PROTOCOL.md). The second is watched by one sweep a second over all
-clients (``GameServer``), not by a timer per message: a message that is taken at once (nearly
-all) costs no timer.
+``table_view``) is sent whenever it is woken: at once if nothing is waiting for the client
+(written straight to its transport as a frame while it has room, ``transport.SEND_NOW``, else
+the ASGI send driven in place; so the four messages of an action cost no task switch), else by
+its writer task when the client can take it. A slow client thus gets the events it missed in
+pages of at most ``PAGE_BYTES`` (the next one only once the transport has taken the last; the
+view comes with the last page), its memory stays bounded, and its table never waits for it.
+Spectators' pages come from the table's one log of public events (``Table.public_events``).
+Other messages (welcome, table, error) go through a short queue; a client that lets it overflow,
+or that does not take a message within ``SEND_TIMEOUT`` seconds, is disconnected (it may
+reconnect and resume from its last ``seq``, docs/PROTOCOL.md). The second is watched by one
+sweep a second over all clients (``GameServer``), not by a timer per message: a message that is
+taken at once (nearly all) costs no timer.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from starlette.types import Message, Receive, Scope, Send
 
-from .transport import ABORT
+from .transport import ABORT, SEND_NOW
 
 if TYPE_CHECKING:
     from .table import Table
@@ -60,12 +60,14 @@ class Socket:
     """One WebSocket as its raw ASGI calls (the server's hot path sends four messages an action:
     no framework layer sits between them and the server)."""
 
-    __slots__ = ("_abort", "_receive", "_send")
+    __slots__ = ("_abort", "_receive", "_send", "_send_now")
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self._receive = receive
         self._send = send
-        self._abort = scope.get("extensions", {}).get(ABORT)
+        extensions = scope.get("extensions") or {}
+        self._abort = extensions.get(ABORT)
+        self._send_now = extensions.get(SEND_NOW)
 
     async def receive(self) -> Message:
         """The next ASGI event: ``websocket.connect``, ``.receive`` or ``.disconnect``."""
@@ -73,6 +75,12 @@ class Socket:
 
     async def accept(self) -> None:
         await self._send({"type": "websocket.accept"})
+
+    def send_now(self, text: str) -> bool:
+        """Write a text message at once if the transport can take it (``transport.SEND_NOW``):
+        True, or False and nothing is done (then ``send_text`` it)."""
+        send_now = self._send_now
+        return send_now is not None and bool(send_now(text.encode()))
 
     def send_text(self, text: str) -> Coroutine[Any, Any, None]:
         """The send of one text message, not yet begun: the ASGI server's own coroutine, with
@@ -113,13 +121,18 @@ class Client:
     def wake(self) -> None:
         """New events may be there. With the writer idle they are sent at once, and nearly
         always the transport takes them without waiting (no task switch: four of these an
-        action); if it has to wait, the writer finishes that send when the client can take it.
-        With the writer busy it sends them when it is done."""
+        action): written as a frame if it has room, else through the ASGI send, which, if it
+        has to wait, the writer finishes when the client can take it. With the writer busy it
+        sends them when it is done."""
         if self._idle and self._unfinished is None and not self._queue and self._close is None:
             message = self.game_message()
             if message is None:
                 return
             text, self.sent, more = message
+            if self.websocket.send_now(text):
+                if more:
+                    self._wake.set()  # taken: the writer sends the next page
+                return
             sending = self.websocket.send_text(text)
             try:
                 waiting = sending.send(None)
@@ -199,6 +212,8 @@ class Client:
                 self.writer.cancel()
 
     async def _put(self, text: str) -> None:
+        if self.websocket.send_now(text):
+            return
         self._sending_since = time.monotonic()
         await self.websocket.send_text(text)
         self._sending_since = None
