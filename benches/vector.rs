@@ -109,40 +109,108 @@ fn rate(mut round: impl FnMut(usize) -> usize) -> Rate {
     }
 }
 
-/// Steps a second of `ENVS` games, all seats controlled, lowest legal action.
-fn steps_per_second(encoding: Encoding, threads: usize, steps: usize) -> Rate {
-    let config = VectorConfig {
-        rules: Rules::default(),
-        controlled: [true; 4],
-        opponents: None,
-        episode: Episode::Hand,
-        encoding,
-    };
-    let mut env = VectorEnv::new(ENVS, config, 1, threads);
-    let mut arrays = Arrays::new(encoding);
-    let mut actions = vec![0i64; ENVS];
-    rate(|round| {
+/// `ENVS` games, all seats controlled, stepped with their lowest legal action, with arrays.
+struct Stepper {
+    env: VectorEnv,
+    arrays: Arrays,
+    actions: Vec<i64>,
+}
+
+impl Stepper {
+    fn new(encoding: Encoding, threads: usize) -> Stepper {
+        let config = VectorConfig {
+            rules: Rules::default(),
+            controlled: [true; 4],
+            opponents: None,
+            episode: Episode::Hand,
+            encoding,
+        };
+        Stepper {
+            env: VectorEnv::new(ENVS, config, 1, threads),
+            arrays: Arrays::new(encoding),
+            actions: vec![0i64; ENVS],
+        }
+    }
+
+    /// Round `round`: `steps` steps from a reset; the seconds spent in `step` alone and in
+    /// the whole loop (reading the masks for the actions included), by wall time.
+    fn round(&mut self, round: usize, steps: usize) -> (f64, f64) {
+        let start = Instant::now();
         // SAFETY: the arrays hold ENVS rows of every output.
-        unsafe { env.reset(Some(round as u64), arrays.outputs()) };
-        let mut hands = 0;
+        unsafe { self.env.reset(Some(round as u64), self.arrays.outputs()) };
+        let (mut hands, mut stepping) = (0, 0.0);
         for _ in 0..steps {
-            for (i, action) in actions.iter_mut().enumerate() {
-                let mask = &arrays.mask[i * NUM_ACTIONS as usize..][..NUM_ACTIONS as usize];
+            for (i, action) in self.actions.iter_mut().enumerate() {
+                let mask = &self.arrays.mask[i * NUM_ACTIONS as usize..][..NUM_ACTIONS as usize];
                 *action = mask.iter().position(|&m| m == 1).unwrap_or(0) as i64;
             }
-            env.check(&actions)
+            self.env
+                .check(&self.actions)
                 .expect("the lowest legal action is legal");
+            let step = Instant::now();
             // SAFETY: as above.
-            unsafe { env.step(&actions, arrays.outputs()) };
-            hands += arrays.hand_over.iter().filter(|&&h| h).count();
+            unsafe { self.env.step(&self.actions, self.arrays.outputs()) };
+            stepping += step.elapsed().as_secs_f64();
+            hands += self.arrays.hand_over.iter().filter(|&&h| h).count();
         }
+        let whole = start.elapsed().as_secs_f64();
         // A hand is 37 steps here (a call, 36 cards; R3, R5), plus one to start the next.
         assert!(
             hands * 30 < steps * ENVS && hands * 60 > steps * ENVS,
             "{hands} hands in {steps} steps"
         );
-        steps * ENVS
-    })
+        (stepping, whole)
+    }
+}
+
+/// Steps a second on one thread and on two, `step` alone and the whole loop, by wall time:
+/// the medians of rounds that alternate between the two, so that other work on the machine
+/// weighs on both alike; and the median of the rounds' two-thread ratios (step alone).
+struct Scaling {
+    one: [f64; 2],
+    two: [f64; 2],
+    ratio: f64,
+}
+
+fn scaling(encoding: Encoding, steps: usize) -> Scaling {
+    let (mut one, mut two) = (Stepper::new(encoding, 1), Stepper::new(encoding, 2));
+    let count = (steps * ENVS) as f64;
+    let (mut rates_one, mut rates_two, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..ROUNDS {
+        let a = one.round(round, steps);
+        let b = two.round(round, steps);
+        rates_one.push([count / a.0, count / a.1]);
+        rates_two.push([count / b.0, count / b.1]);
+        ratios.push(a.0 / b.0);
+    }
+    let medians =
+        |rates: &[[f64; 2]]| [0, 1].map(|k| median(rates.iter().map(|rate| rate[k]).collect()));
+    Scaling {
+        one: medians(&rates_one),
+        two: medians(&rates_two),
+        ratio: median(ratios),
+    }
+}
+
+/// `simulate`'s random hands a second on two threads against one, alternating: what a second
+/// thread can give at all on this machine now (no step barriers).
+fn simulate_scaling(hands: u64) -> f64 {
+    let batch = Batch {
+        seed: 3,
+        rules: Rules::default(),
+        bots: [BotSpec::Random; 4],
+    };
+    let mut ratios = Vec::new();
+    for _ in 0..ROUNDS {
+        let seconds = [1, 2].map(|threads| {
+            let start = Instant::now();
+            let summary = simulate_on(&batch, 0..hands, false, threads);
+            assert_eq!(summary.hands, hands);
+            start.elapsed().as_secs_f64()
+        });
+        ratios.push(seconds[0] / seconds[1]);
+    }
+    median(ratios)
 }
 
 /// Self-play decisions a second on one thread, compact rows.
@@ -197,10 +265,9 @@ fn simulate_actions_per_second(hands: u64) -> Rate {
 
 fn main() {
     let load = load_average();
-    let compact_one = steps_per_second(Encoding::Compact, 1, 200);
-    let compact_two = steps_per_second(Encoding::Compact, 2, 200);
-    let tensor_one = steps_per_second(Encoding::Tensor, 1, 100);
-    let tensor_two = steps_per_second(Encoding::Tensor, 2, 100);
+    let compact = scaling(Encoding::Compact, 200);
+    let tensor = scaling(Encoding::Tensor, 100);
+    let control = simulate_scaling(100_000);
     let self_play = self_play_per_second(20_000);
     let simulate = simulate_actions_per_second(100_000);
     let m = |rate: f64| rate / 1e6;
@@ -208,28 +275,24 @@ fn main() {
         "load average {load} at the start, {} at the end",
         load_average()
     );
-    println!("vector env, {ENVS} games, M steps a second (median of {ROUNDS} rounds):");
-    println!("                      wall     CPU time of the one thread");
     println!(
-        "  compact, 1 thread  {:>6.2}   {:>6.2}",
-        m(compact_one.wall),
-        m(compact_one.cpu)
+        "vector env, {ENVS} games, M steps a second by wall time (median of {ROUNDS} rounds):"
     );
-    println!(
-        "  compact, 2 threads {:>6.2}            ({:.2}x one thread, wall)",
-        m(compact_two.wall),
-        compact_two.wall / compact_one.wall
-    );
-    println!(
-        "  tensor, 1 thread   {:>6.2}   {:>6.2}",
-        m(tensor_one.wall),
-        m(tensor_one.cpu)
-    );
-    println!(
-        "  tensor, 2 threads  {:>6.2}            ({:.2}x one thread, wall)",
-        m(tensor_two.wall),
-        tensor_two.wall / tensor_one.wall
-    );
+    println!("                      step alone   whole loop");
+    for (name, scaling) in [("compact", &compact), ("tensor", &tensor)] {
+        println!(
+            "  {name:<8}1 thread   {:>7.2}      {:>7.2}",
+            m(scaling.one[0]),
+            m(scaling.one[1])
+        );
+        println!(
+            "  {name:<8}2 threads  {:>7.2}      {:>7.2}   ({:.2}x one thread, step alone)",
+            m(scaling.two[0]),
+            m(scaling.two[1]),
+            scaling.ratio
+        );
+    }
+    println!("  control: simulate, 2 threads against 1: {control:.2}x");
     println!(
         "  self-play, random bots, compact, 1 thread: {:.2} wall, {:.2} CPU M decisions a second",
         m(self_play.wall),

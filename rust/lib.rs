@@ -32,6 +32,7 @@ mod deal;
 mod error;
 mod events;
 mod infoset;
+mod lockstep;
 mod matches;
 mod observe;
 mod registry;

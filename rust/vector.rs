@@ -16,14 +16,15 @@ use crate::compact::{
 use crate::deal::deal_with;
 use crate::error::Error;
 use crate::infoset::InfoTracker;
+use crate::lockstep::Lockstep;
 use crate::matches::Match;
 use crate::observe::TENSOR_SIZE;
 use crate::registry::BotSpec;
 use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::seats::{seat_of, team_of, SEATS};
-use crate::sim::pool_of;
 use crate::state::{Hand, NUM_ACTIONS};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// What one episode is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -342,22 +343,33 @@ impl Env {
 /// The bot of one chunk of games, if seats are played by a bot.
 type ChunkBot = Option<Box<dyn Policy>>;
 
+/// A run of consecutive games, stepped by one thread at a time, with its own bot (bots keep
+/// no state between decisions that changes what they choose, so which chunk's bot plays a
+/// game changes nothing).
+struct Chunk {
+    /// The number of the chunk's first game.
+    first: usize,
+    envs: Vec<Env>,
+    bot: ChunkBot,
+}
+
 /// `N` games stepped together (docs/RL.md).
 pub struct VectorEnv {
     config: Config,
-    envs: Vec<Env>,
-    /// One bot for each chunk of games (chunks run in parallel; bots keep no state between
-    /// decisions that changes what they choose).
-    bots: Vec<ChunkBot>,
+    /// The games, in chunks claimed by the team's threads (rust/lockstep.rs).
+    chunks: Vec<Mutex<Chunk>>,
+    /// Games a chunk (the last may have fewer).
     chunk: usize,
-    threads: usize,
+    len: usize,
+    team: Lockstep,
 }
 
-/// Chunks of games a worker (a chunk is stepped by one thread, with its own bot).
-const CHUNKS_A_WORKER: usize = 2;
+/// Chunks of games a thread: a thread held up by other work on the machine leaves its
+/// chunks to the others instead of making every step wait for it.
+const CHUNKS_A_THREAD: usize = 16;
 
-/// The number of workers `threads` means (0: every core).
-fn workers(threads: usize) -> usize {
+/// The number of threads `threads` means (0: every core, as for `simulate`).
+fn thread_count(threads: usize) -> usize {
     if threads == 0 {
         rayon::current_num_threads()
     } else {
@@ -369,36 +381,48 @@ impl VectorEnv {
     /// `num_envs` games under `config`, seeded `seed`, run on `threads` threads (0: every
     /// core). The games start at the first `reset`.
     pub fn new(num_envs: usize, config: Config, seed: u64, threads: usize) -> VectorEnv {
-        // A few chunks a worker, so that a worker held up (a busy machine) leaves its share to
-        // the others instead of making every step wait for it.
-        let chunk = num_envs.div_ceil(CHUNKS_A_WORKER * workers(threads)).max(1);
-        let chunks = num_envs.div_ceil(chunk);
+        let threads = thread_count(threads).min(num_envs.max(1));
+        let chunk = num_envs.div_ceil(CHUNKS_A_THREAD * threads).max(1);
+        let chunks = (0..num_envs)
+            .step_by(chunk)
+            .map(|first| {
+                Mutex::new(Chunk {
+                    first,
+                    envs: (first..num_envs.min(first + chunk))
+                        .map(|i| Env::new(derive(seed, i as u64), config.rules))
+                        .collect(),
+                    bot: config.opponents.map(|spec| spec.build()),
+                })
+            })
+            .collect();
         VectorEnv {
             config,
-            envs: (0..num_envs as u64)
-                .map(|i| Env::new(derive(seed, i), config.rules))
-                .collect(),
-            bots: (0..chunks)
-                .map(|_| config.opponents.map(|spec| spec.build()))
-                .collect(),
+            chunks,
             chunk,
-            threads,
+            len: num_envs,
+            team: Lockstep::new(threads),
         }
     }
 
     /// The number of games.
     pub fn len(&self) -> usize {
-        self.envs.len()
+        self.len
     }
 
     /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
-        self.envs.is_empty()
+        self.len == 0
     }
 
     /// What the games play.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Game `i`, through `look`; `None` if `i` is out of range.
+    fn with_env<T>(&self, i: usize, look: impl FnOnce(&Env) -> T) -> Option<T> {
+        let chunk = lock(self.chunks.get(i / self.chunk)?);
+        chunk.envs.get(i - chunk.first).map(look)
     }
 
     /// Starts a new episode in every game (with `seed`: the seeds of a new vector seeded so,
@@ -408,14 +432,15 @@ impl VectorEnv {
     /// `out` holds `len()` rows of every array, and nothing else reads or writes them during
     /// the call.
     pub unsafe fn reset(&mut self, seed: Option<u64>, out: Outputs) {
-        if let Some(seed) = seed {
-            for (i, env) in self.envs.iter_mut().enumerate() {
-                env.seed = derive(seed, i as u64);
-                env.next_episode = 0;
+        for chunk in &mut self.chunks {
+            let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
+            for (j, env) in chunk.envs.iter_mut().enumerate() {
+                if let Some(seed) = seed {
+                    env.seed = derive(seed, (chunk.first + j) as u64);
+                    env.next_episode = 0;
+                }
+                env.ended = true;
             }
-        }
-        for env in &mut self.envs {
-            env.ended = true;
         }
         // SAFETY: passed on from the caller; ended games start an episode whatever the action.
         unsafe { self.run(|_| 0, out) }
@@ -424,33 +449,18 @@ impl VectorEnv {
     /// Checks the action of every game: an id whose bit is set in the game's legal mask
     /// (games whose episode ended at the last step take any id: they start the next one).
     pub fn check(&self, actions: &[i64]) -> Result<(), Error> {
-        if actions.len() != self.envs.len() {
+        if actions.len() != self.len {
             return Err(Error::invalid(format!(
                 "actions: one a game ({}), got {}",
-                self.envs.len(),
+                self.len,
                 actions.len()
             )));
         }
-        for (i, (env, &action)) in self.envs.iter().zip(actions).enumerate() {
-            if env.ended {
-                continue;
-            }
-            if !(0..NUM_ACTIONS as i64).contains(&action) {
-                return Err(Error::invalid(format!(
-                    "actions[{i}]: an action id is 0..{}, got {action}",
-                    NUM_ACTIONS - 1
-                )));
-            }
-            if env.legal & (1 << action) == 0 {
-                let error = env
-                    .game
-                    .hand()
-                    .check(action as u8)
-                    .err()
-                    .unwrap_or_else(|| {
-                        Error::invalid(format!("actions[{i}]: {action} is not legal"))
-                    });
-                return Err(in_game(i, error));
+        for chunk in &self.chunks {
+            let chunk = lock(chunk);
+            for (j, env) in chunk.envs.iter().enumerate() {
+                let i = chunk.first + j;
+                check_action(i, env, actions[i])?;
             }
         }
         Ok(())
@@ -465,64 +475,67 @@ impl VectorEnv {
         unsafe { self.run(|i| actions[i] as u8, out) }
     }
 
-    /// Steps every game `i` with `action(i)`, chunks in parallel.
+    /// Steps every game `i` with `action(i)`, chunks on the team's threads.
     ///
     /// # Safety
     /// As [`VectorEnv::step`].
     unsafe fn run(&mut self, action: impl Fn(usize) -> u8 + Sync, out: Outputs) {
         let config = self.config;
-        let chunk = self.chunk;
-        let work = |(c, (envs, bot)): (usize, (&mut [Env], &mut ChunkBot))| {
+        let chunks = &self.chunks;
+        let work = |c: usize| {
+            let mut chunk = lock(&chunks[c]);
+            let Chunk { first, envs, bot } = &mut *chunk;
             let len = envs.len();
             for (j, env) in envs.iter_mut().enumerate() {
-                let i = c * chunk + j;
+                let i = *first + j;
                 if config.encoding == Encoding::Tensor && j + PREFETCH_AHEAD < len {
                     prefetch_tensor_row(out.observation, i + PREFETCH_AHEAD);
                 }
-                // SAFETY: game i's rows are written by this chunk's worker only.
+                // SAFETY: game i's rows are written only by the thread holding its chunk.
                 let mut row = unsafe { out.row(i, config.encoding) };
                 env.step(&config, bot, action(i), &mut row);
             }
         };
-        let parts = self
-            .envs
-            .chunks_mut(chunk)
-            .zip(self.bots.iter_mut())
-            .enumerate();
-        if self.threads == 1 {
-            parts.for_each(work);
-            return;
-        }
-        match (self.threads > 0).then(|| pool_of(self.threads)).flatten() {
-            Some(pool) => pool.in_place_scope(|scope| spread(scope, parts, &work)),
-            None => rayon::in_place_scope(|scope| spread(scope, parts, &work)),
-        }
+        self.team.run(chunks.len(), &work);
     }
 
     /// Game `i`'s episode so far: its seed, its (first) dealer and its actions in order (a
     /// `HandState` or `MatchState` of that seed and dealer replaying them is the game's
     /// state). `None` if `i` is out of range.
-    pub fn record(&self, i: usize) -> Option<(u64, u8, &[u8])> {
-        self.envs
-            .get(i)
-            .map(|env| (env.episode_seed, env.first_dealer, env.actions.as_slice()))
+    pub fn record(&self, i: usize) -> Option<(u64, u8, Vec<u8>)> {
+        self.with_env(i, |env| {
+            (env.episode_seed, env.first_dealer, env.actions.clone())
+        })
     }
 }
 
-/// Runs `work` on every part: the first on the calling thread, the others on the scope's pool
-/// (one wake-up a step fewer than handing all of them to the pool and waiting).
-fn spread<'s, T: Send + 's>(
-    scope: &rayon::Scope<'s>,
-    mut parts: impl Iterator<Item = T>,
-    work: &'s (impl Fn(T) + Sync),
-) {
-    let first = parts.next();
-    for part in parts {
-        scope.spawn(move |_| work(part));
+/// Checks game `i`'s action (see [`VectorEnv::check`]).
+fn check_action(i: usize, env: &Env, action: i64) -> Result<(), Error> {
+    if env.ended {
+        return Ok(());
     }
-    if let Some(part) = first {
-        work(part);
+    if !(0..NUM_ACTIONS as i64).contains(&action) {
+        return Err(Error::invalid(format!(
+            "actions[{i}]: an action id is 0..{}, got {action}",
+            NUM_ACTIONS - 1
+        )));
     }
+    if env.legal & (1 << action) == 0 {
+        let error = env
+            .game
+            .hand()
+            .check(action as u8)
+            .err()
+            .unwrap_or_else(|| Error::invalid(format!("actions[{i}]: {action} is not legal")));
+        return Err(in_game(i, error));
+    }
+    Ok(())
+}
+
+/// Locks a chunk, whatever a panicking holder left (a step that panicked is a bug; the games
+/// are still whole values).
+fn lock(chunk: &Mutex<Chunk>) -> MutexGuard<'_, Chunk> {
+    chunk.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// How many games ahead the tensor rows are fetched into the cache.

@@ -265,7 +265,7 @@ impl PyVectorCore {
         let (seed, dealer, actions) = env
             .record(i)
             .ok_or_else(|| invalid(py, format!("env index 0..{}, got {i}", env.len())))?;
-        Ok((seed, dealer, PyBytes::new(py, actions)))
+        Ok((seed, dealer, PyBytes::new(py, &actions)))
     }
 }
 
