@@ -5,7 +5,15 @@
 //! (rayon) costs a wake-up of a sleeping thread per step, which is about as long as the work,
 //! so a second thread made stepping slower. Here the caller takes a share of the work itself,
 //! and the team's threads, kept for the environment's lifetime, spin for a while after each
-//! round before they sleep: a learner that steps again within [`SPIN`] finds them awake.
+//! round before they sleep: a learner that steps again within about half a millisecond finds
+//! them awake.
+//!
+//! The spin is counted in the thread's own turns, not by the clock. A thread woken from sleep
+//! is often placed on its waker's core; if it then slept again whenever the clock said its
+//! spin was over, time it spent waiting for that shared core would count, it would sleep
+//! after every round and be woken onto the caller's core again, and the two would take turns
+//! on one core. Spinning on instead, it stays runnable and the scheduler moves it to the idle
+//! core, where it stays.
 //!
 //! The work is cut into pieces, and each thread has its own run of them, the same every
 //! round, so that a game's data stay in the cache of the core that steps it (moving them
@@ -19,16 +27,16 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
 
-/// How long a team thread waits awake for the next round before it sleeps. Long enough to
-/// bridge a learner's work between two steps (numpy's argmax over 1,000 masks, a small
-/// network), short enough not to hold a core that the learner needs for longer work.
-const SPIN: Duration = Duration::from_micros(500);
+/// How many times a team thread gives its core away while it waits for the next round before
+/// it sleeps: about half a millisecond of spinning on a core of its own (a turn of
+/// [`SPINS_A_YIELD`] spins and a yield takes about 2 µs). Long enough to bridge a learner's
+/// work between two steps (numpy's argmax over 1,000 masks, a small network), short enough not
+/// to hold a core that the learner needs for longer work.
+const SPIN_YIELDS: u32 = 256;
 
-/// How many spins a waiting thread makes between two looks at the clock and the scheduler
-/// (a read of the clock costs about 20 ns; giving the core away lets a thread that other
-/// work on the machine pushed aside run).
+/// How many spins a waiting thread makes between two yields (giving the core away lets a
+/// thread that other work on the machine pushed aside run).
 const SPINS_A_YIELD: u32 = 64;
 
 /// The gate's bit saying the round is open to team threads; the bits below count the team
@@ -202,16 +210,16 @@ fn join(shared: &Shared) -> bool {
     false
 }
 
-/// Waits until a round after `seen` starts (spinning for [`SPIN`], then asleep); its number.
+/// Waits until a round after `seen` starts (spinning for [`SPIN_YIELDS`] yields, then asleep);
+/// its number.
 fn wait_for_round(shared: &Shared, seen: u64) -> u64 {
-    let started = Instant::now();
     let mut backoff = Backoff::default();
     loop {
         let round = shared.round.load(Ordering::Acquire);
         if round != seen {
             return round;
         }
-        if !backoff.turn() || started.elapsed() < SPIN {
+        if !backoff.turn() || backoff.yields < SPIN_YIELDS {
             continue;
         }
         let mut asleep = lock(&shared.asleep);
@@ -232,6 +240,7 @@ fn wait_for_round(shared: &Shared, seen: u64) -> u64 {
 #[derive(Default)]
 struct Backoff {
     turns: u32,
+    yields: u32,
 }
 
 impl Backoff {
@@ -240,6 +249,7 @@ impl Backoff {
         self.turns = self.turns.wrapping_add(1);
         if self.turns.is_multiple_of(SPINS_A_YIELD) {
             std::thread::yield_now();
+            self.yields = self.yields.saturating_add(1);
             true
         } else {
             std::hint::spin_loop();
@@ -280,7 +290,7 @@ mod tests {
         let team = Lockstep::new(2);
         let total = AtomicUsize::new(0);
         for _ in 0..3 {
-            std::thread::sleep(SPIN * 4);
+            std::thread::sleep(std::time::Duration::from_millis(5));
             team.run(8, &|piece| {
                 total.fetch_add(piece, Ordering::Relaxed);
             });

@@ -24,6 +24,7 @@ use crate::rng::{derive, SplitMix64};
 use crate::rules::Rules;
 use crate::seats::{seat_of, team_of, SEATS};
 use crate::state::{Hand, NUM_ACTIONS};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// What one episode is.
@@ -360,9 +361,18 @@ pub struct VectorEnv {
     chunks: Vec<Mutex<Chunk>>,
     /// Games a chunk (the last may have fewer).
     chunk: usize,
+    /// Game by game, the legal actions written with its last observation, or [`ENDED`].
+    /// Kept apart from the games so that checking the actions of a step reads these 8 bytes a
+    /// game rather than cache lines of games that another core steps and writes.
+    accepted: Vec<AtomicU64>,
     len: usize,
     team: Lockstep,
+    prefetch: Prefetch,
 }
+
+/// In [`VectorEnv::accepted`]: the game's episode ended at the last step, so the next step
+/// starts the next one whatever the action (no mask of legal actions is all ones).
+const ENDED: u64 = u64::MAX;
 
 /// Chunks of games a thread: a thread held up by other work on the machine leaves its
 /// chunks to the others instead of making every step wait for it.
@@ -399,8 +409,10 @@ impl VectorEnv {
             config,
             chunks,
             chunk,
+            accepted: (0..num_envs).map(|_| AtomicU64::new(ENDED)).collect(),
             len: num_envs,
             team: Lockstep::new(threads),
+            prefetch: Prefetch::of(config.encoding, threads),
         }
     }
 
@@ -456,11 +468,23 @@ impl VectorEnv {
                 actions.len()
             )));
         }
-        for chunk in &self.chunks {
-            let chunk = lock(chunk);
-            for (j, env) in chunk.envs.iter().enumerate() {
-                let i = chunk.first + j;
-                check_action(i, env, actions[i])?;
+        for (i, (accepted, &action)) in self.accepted.iter().zip(actions).enumerate() {
+            let accepted = accepted.load(Ordering::Relaxed);
+            if accepted == ENDED {
+                continue;
+            }
+            if !(0..NUM_ACTIONS as i64).contains(&action) {
+                return Err(Error::invalid(format!(
+                    "actions[{i}]: an action id is 0..{}, got {action}",
+                    NUM_ACTIONS - 1
+                )));
+            }
+            if accepted & (1 << action) == 0 {
+                let rule = self.with_env(i, |env| env.game.hand().check(action as u8).err());
+                let error = rule.flatten().unwrap_or_else(|| {
+                    Error::invalid(format!("actions[{i}]: {action} is not legal"))
+                });
+                return Err(in_game(i, error));
             }
         }
         Ok(())
@@ -482,18 +506,22 @@ impl VectorEnv {
     unsafe fn run(&mut self, action: impl Fn(usize) -> u8 + Sync, out: Outputs) {
         let config = self.config;
         let chunks = &self.chunks;
+        let accepted = &self.accepted;
+        let prefetch = self.prefetch;
         let work = |c: usize| {
             let mut chunk = lock(&chunks[c]);
             let Chunk { first, envs, bot } = &mut *chunk;
             let len = envs.len();
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = *first + j;
-                if config.encoding == Encoding::Tensor && j + PREFETCH_AHEAD < len {
-                    prefetch_tensor_row(out.observation, i + PREFETCH_AHEAD);
+                if j + PREFETCH_AHEAD < len {
+                    out.prefetch(i + PREFETCH_AHEAD, config.encoding, prefetch);
                 }
                 // SAFETY: game i's rows are written only by the thread holding its chunk.
                 let mut row = unsafe { out.row(i, config.encoding) };
                 env.step(&config, bot, action(i), &mut row);
+                let legal = if env.ended { ENDED } else { env.legal };
+                accepted[i].store(legal, Ordering::Relaxed);
             }
         };
         self.team.run(chunks.len(), &work);
@@ -509,55 +537,104 @@ impl VectorEnv {
     }
 }
 
-/// Checks game `i`'s action (see [`VectorEnv::check`]).
-fn check_action(i: usize, env: &Env, action: i64) -> Result<(), Error> {
-    if env.ended {
-        return Ok(());
-    }
-    if !(0..NUM_ACTIONS as i64).contains(&action) {
-        return Err(Error::invalid(format!(
-            "actions[{i}]: an action id is 0..{}, got {action}",
-            NUM_ACTIONS - 1
-        )));
-    }
-    if env.legal & (1 << action) == 0 {
-        let error = env
-            .game
-            .hand()
-            .check(action as u8)
-            .err()
-            .unwrap_or_else(|| Error::invalid(format!("actions[{i}]: {action} is not legal")));
-        return Err(in_game(i, error));
-    }
-    Ok(())
-}
-
 /// Locks a chunk, whatever a panicking holder left (a step that panicked is a bug; the games
 /// are still whole values).
 fn lock(chunk: &Mutex<Chunk>) -> MutexGuard<'_, Chunk> {
     chunk.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// How many games ahead the tensor rows are fetched into the cache.
+/// How many games ahead a game's output rows are fetched into the cache.
 const PREFETCH_AHEAD: usize = 2;
 
-/// The cache lines of tensor row `i` that nearly every step writes: the observer's seat and
-/// cards (the first lines) and the seat to move (the last line). A game's row is 6.8 KB and a
-/// step changes a few scattered entries, so without this each of them waits for memory.
+/// The size of a cache line.
+const LINE: usize = 64;
+
+/// Which output lines a step fetches ahead into the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prefetch {
+    /// None: compact rows on one thread, where the lines stay in the core's cache.
+    Nothing,
+    /// The lines of a tensor row that nearly every step writes. A row is 6.8 KB and a step
+    /// changes a few scattered entries (the observer's seat and cards in the first lines, the
+    /// seat to move in the last), so without this each of them waits for memory.
+    TensorLines,
+    /// Every line a step writes, to be owned at once. On more than one thread the caller reads
+    /// every row between two steps, so a row that another core steps is in both cores'
+    /// caches, and each write to it would wait for the caller's copy to be given up.
+    AllForWrite,
+}
+
+impl Prefetch {
+    /// The prefetch for `encoding` on `threads` threads.
+    fn of(encoding: Encoding, threads: usize) -> Prefetch {
+        match encoding {
+            _ if threads > 1 && crate::cpu::has_write_prefetch() => Prefetch::AllForWrite,
+            Encoding::Tensor => Prefetch::TensorLines,
+            Encoding::Compact => Prefetch::Nothing,
+        }
+    }
+}
+
+impl Outputs {
+    /// Fetches game `i`'s lines that `prefetch` names into the cache.
+    #[inline(always)]
+    fn prefetch(self, i: usize, encoding: Encoding, prefetch: Prefetch) {
+        let observation = self
+            .observation
+            .wrapping_add(i * observation_bytes(encoding));
+        let observed = match encoding {
+            Encoding::Tensor => [0, LINE, 2 * LINE, TENSOR_SIZE * 4 - LINE],
+            Encoding::Compact => [0, COMPACT_SIZE - 1, COMPACT_SIZE - 1, COMPACT_SIZE - 1],
+        }
+        .map(|offset| observation.wrapping_add(offset) as *const u8);
+        match prefetch {
+            Prefetch::Nothing => {}
+            Prefetch::TensorLines => observed
+                .into_iter()
+                .for_each(|line| prefetch_line(line, false)),
+            Prefetch::AllForWrite => {
+                let rows: [*const u8; 6] = [
+                    self.action_mask.wrapping_add(i * NUM_ACTIONS as usize) as *const u8,
+                    self.action_mask
+                        .wrapping_add((i + 1) * NUM_ACTIONS as usize - 1)
+                        as *const u8,
+                    self.seat.wrapping_add(i) as *const u8,
+                    self.reward.wrapping_add(i) as *const u8,
+                    self.hand_over.wrapping_add(i) as *const u8,
+                    self.score.wrapping_add(2 * i) as *const u8,
+                ];
+                for line in rows.into_iter().chain(observed) {
+                    prefetch_line(line, true);
+                }
+            }
+        }
+    }
+}
+
+/// Fetches the cache line of `address` (to be owned, if `for_write`: only on a CPU with
+/// PREFETCHW, [`crate::cpu::has_write_prefetch`]).
 #[inline(always)]
-fn prefetch_tensor_row(observation: *mut u8, i: usize) {
+fn prefetch_line(address: *const u8, for_write: bool) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        const LINE: usize = 64;
-        let row = observation.wrapping_add(i * TENSOR_SIZE * 4);
-        for offset in [0, LINE, 2 * LINE, TENSOR_SIZE * 4 - LINE] {
+        if for_write {
+            // SAFETY: a prefetch has no effect on memory, whatever the address; the caller
+            // checked that the CPU has the instruction.
+            unsafe {
+                std::arch::asm!(
+                    "prefetchw [{0}]",
+                    in(reg) address,
+                    options(nostack, readonly, preserves_flags)
+                )
+            };
+        } else {
             // SAFETY: a prefetch has no effect on memory, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(row.wrapping_add(offset) as *const i8) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(address as *const i8) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (observation, i);
+    let _ = (address, for_write);
 }
 
 /// `error` for game `i`: its state description names the game.
