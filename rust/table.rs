@@ -390,7 +390,8 @@ impl TableHand {
             return Some(true);
         }
         // The card this turn must be the K or Q, so one of them must be playable now
-        // (docs/DECISIONS.md "Bella before a card that cannot be the K or Q").
+        // (docs/DECISIONS.md, the row of a bella "before playing one of them" when R5.1
+        // forbids the trump K and Q this turn).
         (!self.playable().intersect(pair).is_empty()).then_some(false)
     }
 
