@@ -48,6 +48,7 @@ cross: install cross-deps
 
 # Benchmarks (not part of `make test`): pytest-benchmark suites and the Rust bench.
 bench: install
+	$(PYTHON) -m pip install --quiet -e ".[bench]"
 	$(PYTHON) -m pytest benches --benchmark-only -p no:cacheprovider
 	cargo bench --bench hands
 	cargo bench --bench vector

@@ -3,7 +3,7 @@
 Optional: a peer that is not installed is skipped (``pytest.importorskip``); the peers are not
 dependencies of the project. Install them into the environment to compare::
 
-    pip install open-spiel colver
+    pip install -e ".[bench]"   (colver; OpenSpiel comes with the test extra)
 
 - OpenSpiel (``open-spiel``, import ``pyspiel``): its ``euchre`` game. One OpenSpiel game of
   euchre is one deal (a hand), with the deal itself made of chance nodes (uniform outcomes).

@@ -3,7 +3,7 @@
 1. ISMCTS iterations a second with random playouts at trick one (``tb.bot_action`` with
    ``ismcts:iterations=20000,playout=0``), beside colver's naive IS-MCTS on Belote
    (``Env.action_naive_ismcts_with_stats``, its own root visit count over its own elapsed time)
-   when colver is installed (``pip install colver``);
+   when colver is installed (the ``bench`` extra: ``pip install -e ".[bench]"``);
 2. a decision at the default budget (``ismcts``; the bar: under 100 ms);
 3. root parallelism: the same search on two threads against one (the bar: 1.8x);
 4. sampled worlds a second through Python (``sample_worlds``; the Rust figure without Python

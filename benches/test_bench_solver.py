@@ -6,7 +6,7 @@ in the same run; and ``solve_many`` on two threads against one.
 Per-deal times are taken one solve at a time (the median and the 99th percentile matter, not
 a mean), so each benchmark runs one round; the figures are in ``extra_info`` and printed.
 ``SOLVER_BENCH_DEALS`` changes the number of deals (default 1 000). colver is optional
-(``pip install colver``); its row is skipped when it is missing.
+(the ``bench`` extra: ``pip install -e ".[bench]"``); its row is skipped when it is missing.
 """
 
 from __future__ import annotations
