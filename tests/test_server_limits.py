@@ -410,6 +410,29 @@ def test_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
         assert server.stop() == 0
 
 
+def test_a_forwarded_for_header_does_not_change_the_address_counted(tmp_path: Path) -> None:
+    # From 127.0.0.1, the address uvicorn trusts such headers from by default (the harness's
+    # start-up checks come from it too, so its bucket may be partly spent already).
+    burst = 3
+    flags = ("--requests-per-second", "0.5", "--request-burst", str(burst))
+    server = Server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", flags=flags)
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        statuses = []
+        for k in range(burst + 1):
+            connection.request("GET", "/api/tables", headers={"X-Forwarded-For": f"10.0.0.{k}"})
+            response = connection.getresponse()
+            response.read()
+            statuses.append(response.status)
+        connection.close()
+        # One bucket for all: each header's own bucket would have let every request through.
+        assert statuses[-1] == 429 and statuses.count(200) <= burst
+        logged = {entry["client"] for entry in server.logs() if entry["message"] == "request"}
+        assert logged == {"127.0.0.1"}
+    finally:
+        assert server.stop() == 0
+
+
 IPV6_HOSTS = {
     "first": ("2001:db8:1::1", "2001:db8:1::2", "2001:db8:1::3"),
     "second": ("2001:db8:2::1", "2001:db8:2::2"),

@@ -132,6 +132,9 @@ def serve(
         lifespan="on",
         log_config=None,
         access_log=False,
+        # The per-address limits count the peer's own address: with uvicorn's default, any
+        # program on this host could name the address it is counted as in X-Forwarded-For.
+        proxy_headers=False,
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     try:
