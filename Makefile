@@ -1,7 +1,8 @@
 # The project's commands. `make test` is the README's test command and what .ci/run runs.
 PYTHON ?= python3
 
-.PHONY: install system-deps cross-deps test lint rust-test cross-test py-test cross bench
+.PHONY: install system-deps cross-deps test lint rust-lint py-lint rust-checks python-checks \
+	rust-test cross-test py-test cross bench
 
 # Installs the package (release build of the Rust core) with the test tools.
 install:
@@ -16,19 +17,30 @@ system-deps:
 cross-deps:
 	bash .ci/cross-deps.sh
 
-lint:
+lint: rust-lint py-lint
+
+# Formatting, clippy on the core and on the bindings, the API docs. In target/cross, beside the
+# install's release build in target/, so that `make test` can run them while it builds.
+rust-lint:
 	cargo fmt --all -- --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --lib --features python -- -D warnings
-	RUSTDOCFLAGS="-D missing_docs -D warnings" cargo doc --no-deps --quiet
+	CARGO_TARGET_DIR=target/cross cargo clippy --all-targets -- -D warnings
+	CARGO_TARGET_DIR=target/cross cargo clippy --lib --features python -- -D warnings
+	CARGO_TARGET_DIR=target/cross RUSTDOCFLAGS="-D missing_docs -D warnings" \
+		cargo doc --no-deps --quiet
+
+# The Python lint, on the installed package (stubtest imports the core).
+py-lint:
 	$(PYTHON) -m ruff check python tests benches
 	$(PYTHON) -m ruff format --check python
 	$(PYTHON) -m mypy --strict python/tarabish
 	$(PYTHON) -m mypy.stubtest tarabish._core
 	"$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_path("scripts"))')/actionlint"
 
+# The Rust tests, optimized with the debug assertions and overflow checks on (Cargo.toml's
+# `cross` profile): they run in seconds instead of a debug build's fifteen, and the emulated
+# x86-64 run of `.ci/cross.sh rust` reuses the same build instead of compiling its own.
 rust-test:
-	cargo test
+	CARGO_TARGET_DIR=target/cross cargo test --profile cross
 
 # The crate lint-clean for aarch64 and the Rust tests under qemu (aarch64; x86-64 without
 # BMI2, AVX-512 and POPCNT): .ci/cross.sh rust.
@@ -38,8 +50,20 @@ cross-test: cross-deps
 py-test: system-deps
 	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-ci} $(PYTHON) -m pytest tests -p no:cacheprovider -n auto --dist worksteal --durations=15
 
-# Every test, Rust and Python, after installing what they need.
-test: install lint rust-test cross-test py-test
+# The Rust checks, which need no Python package, one after the other.
+rust-checks:
+	$(MAKE) -j1 rust-lint rust-test cross-test
+
+# The install, then the Python lint and tests, one after the other.
+python-checks:
+	$(MAKE) -j1 install py-lint py-test
+
+# Every test, Rust and Python, after installing what they need: the Debian packages first (one
+# apt at a time), then the Rust checks beside the install and the Python checks, since the
+# release build spends minutes linking on one core.
+test:
+	$(MAKE) -j1 system-deps cross-deps
+	$(MAKE) -j2 --output-sync=line rust-checks python-checks
 
 # The Python probe under qemu (aarch64, x86-64 Nehalem, Penryn, Conroe) against the native run
 # (.ci/cross.sh python); .ci/run runs it after `make test`.
