@@ -348,8 +348,6 @@ type ChunkBot = Option<Box<dyn Policy>>;
 /// no state between decisions that changes what they choose, so which chunk's bot plays a
 /// game changes nothing).
 struct Chunk {
-    /// The number of the chunk's first game.
-    first: usize,
     envs: Vec<Env>,
     bot: ChunkBot,
 }
@@ -365,7 +363,6 @@ pub struct VectorEnv {
     /// Kept apart from the games so that checking the actions of a step reads these 8 bytes a
     /// game rather than cache lines of games that another core steps and writes.
     accepted: Vec<AtomicU64>,
-    len: usize,
     team: Lockstep,
     prefetch: Prefetch,
 }
@@ -397,7 +394,6 @@ impl VectorEnv {
             .step_by(chunk)
             .map(|first| {
                 Mutex::new(Chunk {
-                    first,
                     envs: (first..num_envs.min(first + chunk))
                         .map(|i| Env::new(derive(seed, i as u64), config.rules))
                         .collect(),
@@ -410,7 +406,6 @@ impl VectorEnv {
             chunks,
             chunk,
             accepted: (0..num_envs).map(|_| AtomicU64::new(ENDED)).collect(),
-            len: num_envs,
             team: Lockstep::new(threads),
             prefetch: Prefetch::of(config.encoding, threads),
         }
@@ -418,12 +413,12 @@ impl VectorEnv {
 
     /// The number of games.
     pub fn len(&self) -> usize {
-        self.len
+        self.accepted.len()
     }
 
     /// Whether there are no games.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.accepted.is_empty()
     }
 
     /// What the games play.
@@ -434,7 +429,7 @@ impl VectorEnv {
     /// Game `i`, through `look`; `None` if `i` is out of range.
     fn with_env<T>(&self, i: usize, look: impl FnOnce(&Env) -> T) -> Option<T> {
         let chunk = lock(self.chunks.get(i / self.chunk)?);
-        chunk.envs.get(i - chunk.first).map(look)
+        chunk.envs.get(i % self.chunk).map(look)
     }
 
     /// Starts a new episode in every game (with `seed`: the seeds of a new vector seeded so,
@@ -444,11 +439,11 @@ impl VectorEnv {
     /// `out` holds `len()` rows of every array, and nothing else reads or writes them during
     /// the call.
     pub unsafe fn reset(&mut self, seed: Option<u64>, out: Outputs) {
-        for chunk in &mut self.chunks {
+        for (c, chunk) in self.chunks.iter_mut().enumerate() {
             let chunk = chunk.get_mut().unwrap_or_else(PoisonError::into_inner);
             for (j, env) in chunk.envs.iter_mut().enumerate() {
                 if let Some(seed) = seed {
-                    env.seed = derive(seed, (chunk.first + j) as u64);
+                    env.seed = derive(seed, (c * self.chunk + j) as u64);
                     env.next_episode = 0;
                 }
                 env.ended = true;
@@ -461,10 +456,10 @@ impl VectorEnv {
     /// Checks the action of every game: an id whose bit is set in the game's legal mask
     /// (games whose episode ended at the last step take any id: they start the next one).
     pub fn check(&self, actions: &[i64]) -> Result<(), Error> {
-        if actions.len() != self.len {
+        if actions.len() != self.len() {
             return Err(Error::invalid(format!(
                 "actions: one a game ({}), got {}",
-                self.len,
+                self.len(),
                 actions.len()
             )));
         }
@@ -506,14 +501,15 @@ impl VectorEnv {
     unsafe fn run(&mut self, action: impl Fn(usize) -> u8 + Sync, out: Outputs) {
         let config = self.config;
         let chunks = &self.chunks;
+        let chunk_size = self.chunk;
         let accepted = &self.accepted;
         let prefetch = self.prefetch;
         let work = |c: usize| {
             let mut chunk = lock(&chunks[c]);
-            let Chunk { first, envs, bot } = &mut *chunk;
+            let Chunk { envs, bot } = &mut *chunk;
             let len = envs.len();
             for (j, env) in envs.iter_mut().enumerate() {
-                let i = *first + j;
+                let i = c * chunk_size + j;
                 if j + PREFETCH_AHEAD < len {
                     out.prefetch(i + PREFETCH_AHEAD, config.encoding, prefetch);
                 }
