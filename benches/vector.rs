@@ -2,8 +2,10 @@
 //! Python), 1,000 games, each step taking every game's lowest legal action from the mask it
 //! wrote; compact rows and float tensors, on one thread and on two; and, in the same run, the
 //! self-play decisions a second (random bots, compact rows, one thread) and `simulate`'s random
-//! actions a second on one thread (the engine's own pace, as the baseline). Each figure is the
-//! median of several rounds, and every round checks its result.
+//! actions a second on one thread (the engine's own pace, as the baseline). Two threads are
+//! also set against what the machine gives two threads at that moment: two independent
+//! environments of half the games, one a thread, and `simulate` on two threads against one.
+//! Each figure is the median of several rounds, and every round checks its result.
 
 use std::time::Instant;
 
@@ -39,7 +41,7 @@ fn median(mut samples: Vec<f64>) -> f64 {
     samples[samples.len() / 2]
 }
 
-/// The arrays of `ENVS` games.
+/// The arrays of a vector's games.
 struct Arrays {
     observation: Vec<u8>,
     mask: Vec<i8>,
@@ -51,20 +53,20 @@ struct Arrays {
 }
 
 impl Arrays {
-    fn new(encoding: Encoding) -> Arrays {
+    fn new(games: usize, encoding: Encoding) -> Arrays {
         let row = match encoding {
             Encoding::Tensor => TENSOR_SIZE * 4,
             Encoding::Compact => COMPACT_SIZE,
         };
         Arrays {
             // f32-aligned bytes: the tensor rows are float32.
-            observation: vec![0; ENVS * row + 4],
-            mask: vec![0; ENVS * NUM_ACTIONS as usize],
-            seat: vec![0; ENVS],
-            reward: vec![0.0; ENVS],
-            terminated: vec![false; ENVS],
-            hand_over: vec![false; ENVS],
-            score: vec![0; 2 * ENVS],
+            observation: vec![0; games * row + 4],
+            mask: vec![0; games * NUM_ACTIONS as usize],
+            seat: vec![0; games],
+            reward: vec![0.0; games],
+            terminated: vec![false; games],
+            hand_over: vec![false; games],
+            score: vec![0; 2 * games],
         }
     }
 
@@ -109,7 +111,7 @@ fn rate(mut round: impl FnMut(usize) -> usize) -> Rate {
     }
 }
 
-/// `ENVS` games, all seats controlled, stepped with their lowest legal action, with arrays.
+/// Games with all seats controlled, stepped with their lowest legal action, with arrays.
 struct Stepper {
     env: VectorEnv,
     arrays: Arrays,
@@ -118,6 +120,11 @@ struct Stepper {
 
 impl Stepper {
     fn new(encoding: Encoding, threads: usize) -> Stepper {
+        Stepper::with_games(ENVS, encoding, threads)
+    }
+
+    /// `games` games.
+    fn with_games(games: usize, encoding: Encoding, threads: usize) -> Stepper {
         let config = VectorConfig {
             rules: Rules::default(),
             controlled: [true; 4],
@@ -126,9 +133,9 @@ impl Stepper {
             encoding,
         };
         Stepper {
-            env: VectorEnv::new(ENVS, config, 1, threads),
-            arrays: Arrays::new(encoding),
-            actions: vec![0i64; ENVS],
+            env: VectorEnv::new(games, config, 1, threads),
+            arrays: Arrays::new(games, encoding),
+            actions: vec![0i64; games],
         }
     }
 
@@ -136,7 +143,7 @@ impl Stepper {
     /// the whole loop (reading the masks for the actions included), by wall time.
     fn round(&mut self, round: usize, steps: usize) -> (f64, f64) {
         let start = Instant::now();
-        // SAFETY: the arrays hold ENVS rows of every output.
+        // SAFETY: the arrays hold a row of every output for each game.
         unsafe { self.env.reset(Some(round as u64), self.arrays.outputs()) };
         let (mut hands, mut stepping) = (0, 0.0);
         for _ in 0..steps {
@@ -155,8 +162,9 @@ impl Stepper {
         }
         let whole = start.elapsed().as_secs_f64();
         // A hand is 37 steps here (a call, 36 cards; R3, R5), plus one to start the next.
+        let games = self.actions.len();
         assert!(
-            hands * 30 < steps * ENVS && hands * 60 > steps * ENVS,
+            hands * 30 < steps * games && hands * 60 > steps * games,
             "{hands} hands in {steps} steps"
         );
         (stepping, whole)
@@ -165,23 +173,37 @@ impl Stepper {
 
 /// Steps a second on one thread and on two, `step` alone and the whole loop, by wall time:
 /// the medians of rounds that alternate between the two, so that other work on the machine
-/// weighs on both alike; and the median of the rounds' two-thread ratios (step alone).
+/// weighs on both alike; the median of the rounds' two-thread ratios (step alone); and, as the
+/// ceiling two threads could reach on the machine now with the same memory, the median ratio
+/// of the two-thread environment to two independent one-thread environments of half the games
+/// each, stepped at once on two threads (no barrier, no rows shared with the caller), in the
+/// same alternation.
 struct Scaling {
     one: [f64; 2],
     two: [f64; 2],
     ratio: f64,
+    of_halves: f64,
 }
 
 fn scaling(encoding: Encoding, steps: usize) -> Scaling {
     let (mut one, mut two) = (Stepper::new(encoding, 1), Stepper::new(encoding, 2));
+    let mut halves = [0, 1].map(|_| Stepper::with_games(ENVS / 2, encoding, 1));
     let count = (steps * ENVS) as f64;
     let (mut rates_one, mut rates_two, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    let mut of_halves = Vec::new();
     for round in 0..ROUNDS {
         let a = one.round(round, steps);
         let b = two.round(round, steps);
+        let [first, second] = &mut halves;
+        let halves_step = std::thread::scope(|scope| {
+            let other = scope.spawn(|| second.round(round, steps).0);
+            let mine = first.round(round, steps).0;
+            mine.max(other.join().expect("the other half's thread ends"))
+        });
         rates_one.push([count / a.0, count / a.1]);
         rates_two.push([count / b.0, count / b.1]);
         ratios.push(a.0 / b.0);
+        of_halves.push(halves_step / b.0);
     }
     let medians =
         |rates: &[[f64; 2]]| [0, 1].map(|k| median(rates.iter().map(|rate| rate[k]).collect()));
@@ -189,6 +211,7 @@ fn scaling(encoding: Encoding, steps: usize) -> Scaling {
         one: medians(&rates_one),
         two: medians(&rates_two),
         ratio: median(ratios),
+        of_halves: median(of_halves),
     }
 }
 
@@ -286,10 +309,12 @@ fn main() {
             m(scaling.one[1])
         );
         println!(
-            "  {name:<8}2 threads  {:>7.2}      {:>7.2}   ({:.2}x one thread, step alone)",
+            "  {name:<8}2 threads  {:>7.2}      {:>7.2}   ({:.2}x one thread, step alone; \
+             {:.2} of two independent halves)",
             m(scaling.two[0]),
             m(scaling.two[1]),
-            scaling.ratio
+            scaling.ratio,
+            scaling.of_halves
         );
     }
     println!("  control: simulate, 2 threads against 1: {control:.2}x");
