@@ -72,25 +72,6 @@ impl Kernel {
     }
 }
 
-/// Whether the CPU has PREFETCHW, the prefetch of a cache line to be written (not a kernel:
-/// a hint that changes no result; std does not detect it, so CPUID is read here, once).
-pub(crate) fn has_write_prefetch() -> bool {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    *HAS.get_or_init(|| {
-        #[cfg(target_arch = "x86_64")]
-        {
-            /// CPUID leaf 0x8000_0001, ECX bit 8: PREFETCHW (AMD's 3DNowPrefetch name).
-            const EXTENDED_FEATURES: u32 = 0x8000_0001;
-            const PRFCHW_BIT: u32 = 8;
-            let extended = std::arch::x86_64::__cpuid(0x8000_0000).eax;
-            extended >= EXTENDED_FEATURES
-                && std::arch::x86_64::__cpuid(EXTENDED_FEATURES).ecx >> PRFCHW_BIT & 1 == 1
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        false
-    })
-}
-
 /// Whether the CPU has `feature` (std caches the answer).
 fn detected(feature: &str) -> bool {
     #[cfg(target_arch = "x86_64")]

@@ -364,7 +364,6 @@ pub struct VectorEnv {
     /// game rather than cache lines of games that another core steps and writes.
     accepted: Vec<AtomicU64>,
     team: Lockstep,
-    prefetch: Prefetch,
 }
 
 /// In [`VectorEnv::accepted`]: the game's episode ended at the last step, so the next step
@@ -407,7 +406,6 @@ impl VectorEnv {
             chunk,
             accepted: (0..num_envs).map(|_| AtomicU64::new(ENDED)).collect(),
             team: Lockstep::new(threads),
-            prefetch: Prefetch::of(config.encoding, threads),
         }
     }
 
@@ -503,15 +501,15 @@ impl VectorEnv {
         let chunks = &self.chunks;
         let chunk_size = self.chunk;
         let accepted = &self.accepted;
-        let prefetch = self.prefetch;
+        let prefetch = config.encoding == Encoding::Tensor;
         let work = |c: usize| {
             let mut chunk = lock(&chunks[c]);
             let Chunk { envs, bot } = &mut *chunk;
             let len = envs.len();
             for (j, env) in envs.iter_mut().enumerate() {
                 let i = c * chunk_size + j;
-                if j + PREFETCH_AHEAD < len {
-                    out.prefetch(i + PREFETCH_AHEAD, config.encoding, prefetch);
+                if prefetch && j + PREFETCH_AHEAD < len {
+                    out.prefetch_tensor(i + PREFETCH_AHEAD);
                 }
                 // SAFETY: game i's rows are written only by the thread holding its chunk.
                 let mut row = unsafe { out.row(i, config.encoding) };
@@ -539,98 +537,41 @@ fn lock(chunk: &Mutex<Chunk>) -> MutexGuard<'_, Chunk> {
     chunk.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// How many games ahead a game's output rows are fetched into the cache.
+/// How many games ahead a game's tensor row is fetched into the cache.
 const PREFETCH_AHEAD: usize = 2;
 
 /// The size of a cache line.
 const LINE: usize = 64;
 
-/// Which output lines a step fetches ahead into the cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Prefetch {
-    /// None: compact rows on one thread, where the lines stay in the core's cache.
-    Nothing,
-    /// The lines of a tensor row that nearly every step writes. A row is 6.8 KB and a step
-    /// changes a few scattered entries (the observer's seat and cards in the first lines, the
-    /// seat to move in the last), so without this each of them waits for memory.
-    TensorLines,
-    /// Every line a step writes, to be owned at once. On more than one thread the caller reads
-    /// every row between two steps, so a row that another core steps is in both cores'
-    /// caches, and each write to it would wait for the caller's copy to be given up.
-    AllForWrite,
-}
-
-impl Prefetch {
-    /// The prefetch for `encoding` on `threads` threads.
-    fn of(encoding: Encoding, threads: usize) -> Prefetch {
-        match encoding {
-            _ if threads > 1 && crate::cpu::has_write_prefetch() => Prefetch::AllForWrite,
-            Encoding::Tensor => Prefetch::TensorLines,
-            Encoding::Compact => Prefetch::Nothing,
-        }
-    }
-}
-
 impl Outputs {
-    /// Fetches game `i`'s lines that `prefetch` names into the cache.
+    /// Fetches the lines of game `i`'s tensor row that nearly every step writes. A row is
+    /// 6.8 KB and a step changes a few scattered entries (the observer's seat and cards in the
+    /// first lines, the seat to move in the last), so without this each of them waits for
+    /// memory. Compact rows stay in the stepping core's cache and are not fetched, on any
+    /// number of threads: fetching them to be written (PREFETCHW), ahead of the caller's
+    /// copies being given up, cost more than it saved (docs/RL.md).
     #[inline(always)]
-    fn prefetch(self, i: usize, encoding: Encoding, prefetch: Prefetch) {
-        let observation = self
+    fn prefetch_tensor(self, i: usize) {
+        let row = self
             .observation
-            .wrapping_add(i * observation_bytes(encoding));
-        let observed = match encoding {
-            Encoding::Tensor => [0, LINE, 2 * LINE, TENSOR_SIZE * 4 - LINE],
-            Encoding::Compact => [0, COMPACT_SIZE - 1, COMPACT_SIZE - 1, COMPACT_SIZE - 1],
-        }
-        .map(|offset| observation.wrapping_add(offset) as *const u8);
-        match prefetch {
-            Prefetch::Nothing => {}
-            Prefetch::TensorLines => observed
-                .into_iter()
-                .for_each(|line| prefetch_line(line, false)),
-            Prefetch::AllForWrite => {
-                let rows: [*const u8; 6] = [
-                    self.action_mask.wrapping_add(i * NUM_ACTIONS as usize) as *const u8,
-                    self.action_mask
-                        .wrapping_add((i + 1) * NUM_ACTIONS as usize - 1)
-                        as *const u8,
-                    self.seat.wrapping_add(i) as *const u8,
-                    self.reward.wrapping_add(i) as *const u8,
-                    self.hand_over.wrapping_add(i) as *const u8,
-                    self.score.wrapping_add(2 * i) as *const u8,
-                ];
-                for line in rows.into_iter().chain(observed) {
-                    prefetch_line(line, true);
-                }
-            }
+            .wrapping_add(i * observation_bytes(Encoding::Tensor));
+        for offset in [0, LINE, 2 * LINE, TENSOR_SIZE * 4 - LINE] {
+            prefetch_line(row.wrapping_add(offset));
         }
     }
 }
 
-/// Fetches the cache line of `address` (to be owned, if `for_write`: only on a CPU with
-/// PREFETCHW, [`crate::cpu::has_write_prefetch`]).
+/// Fetches the cache line of `address`.
 #[inline(always)]
-fn prefetch_line(address: *const u8, for_write: bool) {
+fn prefetch_line(address: *const u8) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        if for_write {
-            // SAFETY: a prefetch has no effect on memory, whatever the address; the caller
-            // checked that the CPU has the instruction.
-            unsafe {
-                std::arch::asm!(
-                    "prefetchw [{0}]",
-                    in(reg) address,
-                    options(nostack, readonly, preserves_flags)
-                )
-            };
-        } else {
-            // SAFETY: a prefetch has no effect on memory, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(address as *const i8) };
-        }
+        // SAFETY: a prefetch has no effect on memory, whatever the address.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address as *const i8) };
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (address, for_write);
+    let _ = address;
 }
 
 /// `error` for game `i`: its state description names the game.
