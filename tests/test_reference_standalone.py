@@ -72,6 +72,27 @@ def test_every_public_name_of_the_package_resolves() -> None:
     assert set(tarabish.__all__) <= set(dir(tarabish))
 
 
+def test_dir_lists_the_public_names_and_submodules_not_the_helpers() -> None:
+    import tarabish
+    import tarabish.vector  # a public submodule: once imported, it is listed
+
+    dunders = {name for name in dir(tarabish) if name.startswith("__") and name.endswith("__")}
+    expected = {*tarabish.__all__, *_imported_public_submodules()} - dunders
+    assert set(dir(tarabish)) - dunders == expected
+    assert "vector" in dir(tarabish)
+    for helper in ("TYPE_CHECKING", "annotations", "_LAZY", "_LAZY_BY_MODULE", "_cards"):
+        assert helper not in dir(tarabish)
+
+
+def _imported_public_submodules() -> set[str]:
+    prefix = "tarabish."
+    return {
+        name[len(prefix) :]
+        for name in sys.modules
+        if name.startswith(prefix) and "." not in name[len(prefix) :] and name[len(prefix)] != "_"
+    }
+
+
 def test_the_type_checkers_imports_are_the_table_of_lazy_names() -> None:
     # ``_LAZY_BY_MODULE`` is the one list of the names loaded on first use; type checkers cannot
     # run it, so ``if TYPE_CHECKING:`` imports the same names (``X as X``, an explicit

@@ -7,6 +7,8 @@ is an independent pure-Python implementation with the same interface (docs/ENGIN
 
 from __future__ import annotations
 
+import sys as _sys
+
 from ._cards import DECK, Card, Rank, Suit, parse_cards
 from ._errors import IllegalActionError, InvalidInputError, TarabishError
 
@@ -121,7 +123,14 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    """The public names, the module's own dunders and the public submodules imported so far:
+    not the helpers of this file (``TYPE_CHECKING``, the lazy tables, private modules)."""
+    names = {*__all__}
+    for name, value in globals().items():
+        dunder = name.startswith("__") and name.endswith("__")
+        if dunder or (isinstance(value, type(_sys)) and not name.startswith("_")):
+            names.add(name)
+    return sorted(names)
 
 
 __all__ = [
