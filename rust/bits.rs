@@ -48,7 +48,9 @@ pub fn byte_running_counts(mask: u64) -> u64 {
 }
 
 /// The number of set bits of `mask`: one instruction with `BMI2` (whose kernel has POPCNT),
-/// else the top byte of [`byte_running_counts`] (which [`select_counted_with`] then shares).
+/// else the top byte of [`byte_running_counts`] (the first step of the portable
+/// [`select_with`] too: where a count and a select of the same mask are inlined together, as
+/// in the playout's choice, the compiler computes the running counts once).
 ///
 /// # Safety
 /// With `BMI2 = true` the CPU must support POPCNT (a [`crate::cpu::KernelSet`] with BMI2).
