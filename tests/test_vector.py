@@ -357,6 +357,74 @@ def test_bad_steps_change_nothing() -> None:
         obs["observation"][0, 0] = 1
 
 
+def test_step_results_are_the_callers_to_keep() -> None:
+    """Each step's rewards, ends and infos are arrays of their own: the later steps leave them
+    as they were returned, hands' ends included."""
+    env = VectorEnv(8, encoding="compact", threads=2)
+    obs, _ = env.reset(seed=3)
+    kept: list[tuple[list[np.ndarray], list[np.ndarray]]] = []
+    for _ in range(60):
+        obs, reward, terminated, truncated, infos = env.step(obs["action_mask"].argmax(axis=1))
+        arrays = [reward, terminated, truncated, infos["score"], infos["_score"]]
+        kept.append((arrays, [a.copy() for a in arrays]))
+    assert any(copies[4].any() for _, copies in kept), "no hand ended"
+    for arrays, copies in kept:
+        assert all(np.array_equal(a, c) for a, c in zip(arrays, copies, strict=True))
+    firsts, seconds = kept[0][0], kept[1][0]
+    assert not any(np.shares_memory(a, b) for a, b in zip(firsts, seconds, strict=True))
+
+
+def test_the_core_refuses_results_sharing_memory() -> None:
+    """The private core checks the result arrays it is given (their threads would otherwise
+    write what another array holds): refused, and nothing changes."""
+    n = 4
+    env = VectorEnv(n, encoding="tensor", threads=2)
+    obs, _ = env.reset(seed=1)
+    before = snapshot(env)
+    actions = np.ascontiguousarray(obs["action_mask"].argmax(axis=1), dtype=np.int64)
+    sent = actions.copy()
+
+    def results() -> list[np.ndarray]:
+        return [
+            np.empty(n, np.float32),
+            np.empty(n, np.bool_),
+            np.empty(n, np.bool_),
+            np.empty((n, 2), np.int32),
+        ]
+
+    ends = np.empty(n, np.bool_)
+    cases = {
+        "two results in one array": [results()[0], ends, ends, results()[3]],
+        "a result in the observations": [env._observation[0, :n], *results()[1:]],
+        "a result in the actions": [*results()[:3], actions.view(np.int32).reshape(n, 2)],
+        "too few": results()[:3],
+        "a wrong shape": [np.empty(n + 1, np.float32), *results()[1:]],
+        "read-only": [np.empty(n, np.float32), *results()[1:]],
+    }
+    cases["read-only"][0].flags.writeable = False
+    for name, arrays in cases.items():
+        with pytest.raises(tb.InvalidInputError):
+            env._core.step(actions, arrays)
+        assert same(before, snapshot(env)), name
+        assert np.array_equal(actions, sent), name
+    with pytest.raises(tb.InvalidInputError, match="sharing no memory"):
+        env._core.reset([results()[0], ends, ends, results()[3]])
+    rows = np.zeros((n, COMPACT_SIZE), np.uint8)
+    mask = rows.reshape(-1)[: n * NUM_ACTIONS].view(np.int8).reshape(n, NUM_ACTIONS)
+    with pytest.raises(tb.InvalidInputError, match="sharing no memory"):
+        tb._core.VectorCore(
+            n,
+            rules=None,
+            controlled=[0, 1, 2, 3],
+            opponents=None,
+            episode="hand",
+            encoding="compact",
+            threads=1,
+            seed=0,
+            arrays=[rows, mask, np.zeros(n, np.int64)],
+        )
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [

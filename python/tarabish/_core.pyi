@@ -112,8 +112,8 @@ def self_play(
 
 @final
 class VectorCore:
-    """The vectorized environment over the arrays it writes (python/tarabish/vector.py makes
-    them and keeps them; they are checked here once)."""
+    """The vectorized environment over the observation arrays it writes in place
+    (python/tarabish/vector.py makes them and keeps them; they are checked here once)."""
 
     def __new__(
         cls,
@@ -128,11 +128,13 @@ class VectorCore:
         seed: int,
         arrays: Sequence[Any],
     ) -> VectorCore: ...
-    def reset(self, seed: int | None = None) -> None:
-        """Starts a new episode in every game (`seed`: as a new vector seeded so)."""
-    def step(self, actions: Any) -> None:
-        """One step in every game; `actions` an int64 array, one action a game. A bad or illegal
-        action raises and changes nothing."""
+    def reset(self, results: Sequence[Any], seed: int | None = None) -> None:
+        """Starts a new episode in every game (`seed`: as a new vector seeded so), its results
+        (all zero) written into `results`."""
+    def step(self, actions: Any, results: Sequence[Any]) -> None:
+        """One step in every game; `actions` an int64 array, one action a game; the step's
+        rewards, ends and scores written into `results`. A bad or illegal action raises and
+        changes nothing."""
     def record(self, i: int) -> tuple[int, int, bytes]:
         """Game `i`'s episode so far: (seed, first dealer, actions as bytes)."""
 

@@ -43,11 +43,12 @@ class VectorEnv(GymVectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
     ``observation`` (float32 ``[N, 1708]``, or uint8 ``[N, COMPACT_SIZE]`` with
     ``encoding="compact"``), ``action_mask`` (int8 ``[N, 46]``) and ``seat`` (the observer: the
     seat to move; at an episode's end, the seat that acted) are written in place at every step:
-    copy what you keep. Seats outside ``controlled`` are played by the bot spec ``opponents``
-    between steps. The reward is 0 until a hand ends; then it is the acting team's hand score
-    minus the other team's (R6), and ``infos["score"]`` holds both teams' scores (masked by
-    ``infos["_score"]``). After an episode ends, the next step starts the next episode in that
-    game and ignores its action (Gymnasium's next-step autoreset).
+    copy what you keep (the rewards, ends and ``infos`` are new arrays at every step). Seats
+    outside ``controlled`` are played by the bot spec ``opponents`` between steps. The reward
+    is 0 until a hand ends; then it is the acting team's hand score minus the other team's
+    (R6), and ``infos["score"]`` holds both teams' scores (masked by ``infos["_score"]``).
+    After an episode ends, the next step starts the next episode in that game and ignores its
+    action (Gymnasium's next-step autoreset).
 
     Game ``i`` of a vector seeded ``seed`` has the seed ``derive(seed, i)``; its episode ``k`` is
     hand ``k`` of ``simulate`` with that seed (a match: match ``k``), whatever ``threads`` is.
@@ -96,11 +97,6 @@ class VectorEnv(GymVectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             single = spaces.Box(0, 255, (COMPACT_SIZE,), np.uint8)
         self._mask = np.zeros((num_envs, NUM_ACTIONS), dtype=np.int8)
         self._seat = np.zeros(num_envs, dtype=np.int64)
-        self._reward = np.zeros(num_envs, dtype=np.float32)
-        self._terminated = np.zeros(num_envs, dtype=np.bool_)
-        self._hand_over = np.zeros(num_envs, dtype=np.bool_)
-        self._score = np.zeros((num_envs, 2), dtype=np.int32)
-        self._truncated = np.zeros(num_envs, dtype=np.bool_)
         self._core = _core.VectorCore(
             num_envs,
             rules=rules,
@@ -110,15 +106,7 @@ class VectorEnv(GymVectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             encoding=encoding,
             threads=threads,
             seed=seed,
-            arrays=[
-                self._observation,
-                self._mask,
-                self._seat,
-                self._reward,
-                self._terminated,
-                self._hand_over,
-                self._score,
-            ],
+            arrays=[self._observation, self._mask, self._seat],
         )
         self._obs: Observation = {
             "observation": _read_only(self._observation),
@@ -141,7 +129,7 @@ class VectorEnv(GymVectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
     ) -> tuple[Observation, dict[str, Any]]:
         """Starts a new episode in every game; with ``seed``, as a new vector seeded so."""
         super().reset(seed=seed)
-        self._core.reset(seed)
+        self._core.reset(self._results(), seed)
         return self._obs, {}
 
     def step(
@@ -162,15 +150,22 @@ class VectorEnv(GymVectorEnv[Observation, npt.NDArray[np.int64], npt.NDArray[Any
             )
         if array.dtype.kind == "u" and array.size and int(array.max()) >= NUM_ACTIONS:
             raise InvalidInputError(f"actions: action ids are 0..{NUM_ACTIONS - 1}")
-        self._core.step(np.ascontiguousarray(array, dtype=np.int64))
-        infos = {"score": self._score.copy(), "_score": self._hand_over.copy()}
-        return (
-            self._obs,
-            self._reward.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            infos,
-        )
+        results = self._results()
+        reward, terminated, hand_over, score = results
+        self._core.step(np.ascontiguousarray(array, dtype=np.int64), results)
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._obs, reward, terminated, truncated, {"score": score, "_score": hand_over}
+
+    def _results(self) -> list[npt.NDArray[Any]]:
+        # Fresh arrays at every step, written through by the core (every game's entry of
+        # each), so that the caller keeps what a step returns without a copy.
+        n = self.num_envs
+        return [
+            np.empty(n, dtype=np.float32),
+            np.empty(n, dtype=np.bool_),
+            np.empty(n, dtype=np.bool_),
+            np.empty((n, 2), dtype=np.int32),
+        ]
 
     def state(self, index: int) -> Any:
         """A copy of game ``index``'s state now: a ``HandState`` (``episode="hand"``) or a

@@ -1,8 +1,10 @@
 //! The core of `tarabish.vector` (python/tarabish/vector.py): `VectorCore`, the vectorized
 //! environment of rust/vector.rs writing into numpy arrays the Python side made; `self_play`
 //! (rust/self_play.rs) into arrays made here; the compact layout (rust/compact.rs) for
-//! `unpack`. Arrays are checked once (writable, C order, dtype and shape); the work runs with
-//! the interpreter released.
+//! `unpack`. The observation arrays are kept and checked once; the results of a step (rewards,
+//! ends, scores) go into arrays given with each call, checked then (writable, C order, dtype,
+//! shape, and apart from every other array of the call); the work runs with the interpreter
+//! released.
 
 use std::sync::{Mutex, PoisonError};
 
@@ -83,25 +85,106 @@ fn observation_items(encoding: Encoding) -> ((&'static str, usize), usize) {
     }
 }
 
-/// The vectorized environment over the arrays it writes (python/tarabish/vector.py makes
-/// them and keeps them; they are checked here once).
+/// The vectorized environment over the observation arrays it writes in place
+/// (python/tarabish/vector.py makes them and keeps them; they are checked here once).
 #[pyclass(name = "VectorCore", module = "tarabish._core", frozen)]
 pub struct PyVectorCore {
     env: Mutex<VectorEnv>,
-    out: Outputs,
-    /// The arrays' buffers, held so the arrays stay alive and in place.
-    _buffers: Vec<PyUntypedBuffer>,
+    /// The number of games.
+    games: usize,
+    /// The kept arrays' pointers; those of a step's results are null until a call gives them.
+    kept: Outputs,
+    /// The kept arrays' buffers, held so the arrays stay alive and in place.
+    buffers: Vec<PyUntypedBuffer>,
+}
+
+/// The arrays of one call's results, in the order of `RESULTS`.
+const RESULTS: [&str; 4] = ["reward", "terminated", "hand_over", "score"];
+
+/// The byte range of `buffer`'s memory.
+fn span(buffer: &PyUntypedBuffer) -> (usize, usize) {
+    let start = buffer.buf_ptr() as usize;
+    (start, start + buffer.len_bytes())
+}
+
+/// The first of the first `among` buffers whose memory overlaps another's of `buffers`.
+fn first_overlap<'a>(
+    buffers: impl Iterator<Item = &'a PyUntypedBuffer>,
+    among: usize,
+) -> Option<usize> {
+    let spans: Vec<(usize, usize)> = buffers.map(span).collect();
+    (0..among.min(spans.len())).find(|&k| {
+        let (start, end) = spans[k];
+        spans
+            .iter()
+            .enumerate()
+            .any(|(j, &(other_start, other_end))| j != k && start < other_end && other_start < end)
+    })
 }
 
 impl PyVectorCore {
-    /// Runs `work` on the environment with the interpreter released (the lock is taken and
-    /// given back inside, so a thread waiting for it never holds the interpreter).
+    /// The result arrays of a call (`RESULTS`, a row a game), checked, and the outputs with
+    /// them. The Python side passes new arrays at every step, so that what a step returns is
+    /// the caller's to keep without a copy. Refused where one shares memory with another
+    /// array of the call (the kept arrays, `inputs`): a step's threads would write what
+    /// another array holds.
+    fn results(
+        &self,
+        py: Python<'_>,
+        arrays: &[Bound<'_, PyAny>],
+        inputs: &[&PyUntypedBuffer],
+    ) -> PyResult<(Outputs, Vec<PyUntypedBuffer>)> {
+        let n = self.games;
+        let specs: [((&str, usize), Vec<usize>); 4] = [
+            ((FLOAT, 4), vec![n]),
+            ((BOOL, 1), vec![n]),
+            ((BOOL, 1), vec![n]),
+            ((SIGNED, 4), vec![n, 2]),
+        ];
+        if arrays.len() != RESULTS.len() {
+            return Err(invalid(
+                py,
+                format!("results: the {} arrays {RESULTS:?}", RESULTS.len()),
+            ));
+        }
+        let results = arrays
+            .iter()
+            .zip(RESULTS.iter().zip(&specs))
+            .map(|(array, (what, (items, shape)))| out_buffer(py, array, what, *items, shape))
+            .collect::<PyResult<Vec<_>>>()?;
+        let all = results
+            .iter()
+            .chain(self.buffers.iter())
+            .chain(inputs.iter().copied());
+        if let Some(k) = first_overlap(all, results.len()) {
+            return Err(invalid(
+                py,
+                format!(
+                    "{}: an array of its own, sharing no memory with the others",
+                    RESULTS[k]
+                ),
+            ));
+        }
+        let ptr = |k: usize| results[k].buf_ptr();
+        let out = Outputs {
+            reward: ptr(0) as *mut f32,
+            terminated: ptr(1) as *mut bool,
+            hand_over: ptr(2) as *mut bool,
+            score: ptr(3) as *mut i32,
+            ..self.kept
+        };
+        Ok((out, results))
+    }
+
+    /// Runs `work` on the environment writing into `out`, with the interpreter released (the
+    /// lock is taken and given back inside, so a thread waiting for it never holds the
+    /// interpreter).
     fn with_env<T: Send>(
         &self,
         py: Python<'_>,
+        out: Outputs,
         work: impl FnOnce(&mut VectorEnv, Outputs) -> T + Send,
     ) -> T {
-        let out = self.out;
         py.detach(|| {
             let mut env = self.env.lock().unwrap_or_else(PoisonError::into_inner);
             work(&mut env, out)
@@ -112,7 +195,7 @@ impl PyVectorCore {
 #[pymethods]
 impl PyVectorCore {
     /// `num_envs` games; `controlled` the seats the caller plays, the others played by the bot
-    /// spec `opponents`; `arrays` the output arrays in the order of rust/vector.rs `Outputs`.
+    /// spec `opponents`; `arrays` the kept arrays: observation, action mask, seat.
     #[new]
     #[pyo3(signature = (num_envs, *, rules, controlled, opponents, episode, encoding, threads, seed, arrays))]
     #[allow(clippy::too_many_arguments)]
@@ -175,17 +258,16 @@ impl PyVectorCore {
         let seed = int_arg(seed, "seed", u64::MAX)?;
         let n = num_envs;
         let (observation, width) = observation_items(encoding);
-        let specs: [(&str, (&str, usize), Vec<usize>); 7] = [
+        let specs: [(&str, (&str, usize), Vec<usize>); 3] = [
             ("observation", observation, vec![n, width]),
             ("action_mask", (SIGNED, 1), vec![n, NUM_ACTIONS as usize]),
             ("seat", (SIGNED, 8), vec![n]),
-            ("reward", (FLOAT, 4), vec![n]),
-            ("terminated", (BOOL, 1), vec![n]),
-            ("hand_over", (BOOL, 1), vec![n]),
-            ("score", (SIGNED, 4), vec![n, 2]),
         ];
         if arrays.len() != specs.len() {
-            return Err(invalid(py, "arrays: the seven output arrays"));
+            return Err(invalid(
+                py,
+                "arrays: the observation, action mask and seat arrays",
+            ));
         }
         let buffers = arrays
             .iter()
@@ -193,14 +275,17 @@ impl PyVectorCore {
             .map(|(array, (what, items, shape))| out_buffer(py, array, what, *items, shape))
             .collect::<PyResult<Vec<_>>>()?;
         let ptr = |k: usize| buffers[k].buf_ptr();
-        let out = Outputs {
+        if first_overlap(buffers.iter(), buffers.len()).is_some() {
+            return Err(invalid(py, "arrays: three arrays sharing no memory"));
+        }
+        let kept = Outputs {
             observation: ptr(0) as *mut u8,
             action_mask: ptr(1) as *mut i8,
             seat: ptr(2) as *mut i64,
-            reward: ptr(3) as *mut f32,
-            terminated: ptr(4) as *mut bool,
-            hand_over: ptr(5) as *mut bool,
-            score: ptr(6) as *mut i32,
+            reward: std::ptr::null_mut(),
+            terminated: std::ptr::null_mut(),
+            hand_over: std::ptr::null_mut(),
+            score: std::ptr::null_mut(),
         };
         let config = Config {
             rules,
@@ -211,32 +296,44 @@ impl PyVectorCore {
         };
         Ok(PyVectorCore {
             env: Mutex::new(VectorEnv::new(n, config, seed, threads)),
-            out,
-            _buffers: buffers,
+            games: n,
+            kept,
+            buffers,
         })
     }
 
-    /// Starts a new episode in every game (`seed`: as a new vector seeded so).
-    #[pyo3(signature = (seed=None))]
-    fn reset(&self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    /// Starts a new episode in every game (`seed`: as a new vector seeded so), its results
+    /// (all zero) written into `results`.
+    #[pyo3(signature = (results, seed=None))]
+    fn reset(
+        &self,
+        py: Python<'_>,
+        results: Vec<Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
         let seed = seed
             .filter(|s| !s.is_none())
             .map(|s| int_arg(s, "seed", u64::MAX))
             .transpose()?;
-        // SAFETY: the arrays were checked to hold a row a game and are kept alive by
-        // `_buffers`; the lock keeps other calls out while they are written.
-        self.with_env(py, |env, out| unsafe { env.reset(seed, out) });
+        let (out, held) = self.results(py, &results, &[])?;
+        // SAFETY: the arrays were checked to hold a row a game, apart from one another, and
+        // are kept alive by `buffers` and `held`; the lock keeps other calls out while they
+        // are written.
+        self.with_env(py, out, |env, out| unsafe { env.reset(seed, out) });
+        drop(held);
         Ok(())
     }
 
-    /// One step in every game; `actions` an int64 array, one action a game. A bad or illegal
-    /// action raises and changes nothing.
-    fn step(&self, py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self
-            .env
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
+    /// One step in every game; `actions` an int64 array, one action a game; the step's
+    /// rewards, ends and scores written into `results`. A bad or illegal action raises and
+    /// changes nothing.
+    fn step(
+        &self,
+        py: Python<'_>,
+        actions: &Bound<'_, PyAny>,
+        results: Vec<Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let n = self.games;
         let buffer = PyUntypedBuffer::get(actions)
             .ok()
             .filter(|b| {
@@ -246,16 +343,18 @@ impl PyVectorCore {
                 }
             })
             .ok_or_else(|| invalid(py, format!("actions: an int64 array of shape ({n},)")))?;
+        let (out, held) = self.results(py, &results, &[&buffer])?;
         let address = buffer.buf_ptr() as usize;
-        let result = self.with_env(py, |env, out| {
-            // SAFETY: the buffer holds n int64 and stays alive (held by `buffer`) for the call.
+        let result = self.with_env(py, out, |env, out| {
+            // SAFETY: the buffer holds n int64 and stays alive (held by `buffer`) for the call;
+            // no output array shares its memory.
             let actions = unsafe { std::slice::from_raw_parts(address as *const i64, n) };
             env.check(actions)?;
             // SAFETY: as in `reset`; the actions passed the check.
             unsafe { env.step(actions, out) };
             Ok(())
         });
-        drop(buffer);
+        drop((buffer, held));
         result.map_err(|e| to_py_err(py, e))
     }
 
