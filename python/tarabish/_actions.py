@@ -157,7 +157,7 @@ class Action:
             return cls.pass_(seat)
         if PASS_ID < action_id < NUM_ACTIONS:
             return cls(seat, _TABLE_KINDS[action_id])
-        raise InvalidInputError(f"action id {action_id} is not in 0..45 (R0)")
+        raise InvalidInputError(f"action id {excerpt(action_id)} is not in 0..45 (R0)")
 
     @classmethod
     def parse(cls, text: str) -> Action:

@@ -36,6 +36,7 @@ import pyspiel
 from . import _core
 from ._actions import NUM_ACTIONS, Action, Phase
 from ._cards import DECK, Card
+from ._errors import excerpt
 from ._python_bots import PythonBot
 from ._rules import Rules
 from ._simulate import BotSpec
@@ -379,7 +380,7 @@ def _match_won(totals: tuple[int, int], target: int) -> bool:
 
 def _check_seat(seat: int) -> None:
     if not 0 <= seat < SEATS:
-        raise ValueError(f"a player is a seat 0..3 (R0), got {seat}")
+        raise ValueError(f"a player is a seat 0..3 (R0), got {excerpt(seat)}")
 
 
 class _Observer:
