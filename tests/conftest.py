@@ -2,7 +2,7 @@
 
 Profiles (choose with the ``HYPOTHESIS_PROFILE`` environment variable, default ``dev``):
 - ``dev``: 300 examples per property, no deadline;
-- ``ci``: 20 000 examples per property, no deadline, ``too_slow`` health check suppressed.
+- ``ci``: 10 000 examples per property, no deadline, ``too_slow`` health check suppressed.
 
 The ``engine`` fixture runs a test once on the Rust core (``tarabish``, id ``rust``) and once on
 the pure-Python reference (``tarabish.reference``, id ``reference``). Each engine is imported
@@ -31,7 +31,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - no PYTHONPATH=python an
 settings.register_profile("dev", max_examples=300, deadline=None)
 settings.register_profile(
     "ci",
-    max_examples=20_000,
+    max_examples=10_000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -12,8 +12,8 @@ compared for one random seat at a random quarter of the steps (for all four seat
 in ``test_hands_agree_on_everything``). At the end the results, the states' JSON and
 cross-loading (one engine's JSON loaded by the other) agree.
 
-Example counts follow the hypothesis profile (tests/conftest.py): with ``ci`` (20 000 examples
-a property) at least 5 000 + 100 whole hands, 250 whole matches and 10 000 random playouts; with
+Example counts follow the hypothesis profile (tests/conftest.py): with ``ci`` (10 000 examples
+a property) at least 2 500 + 50 whole hands, 125 whole matches and 5 000 random playouts; with
 ``dev`` (300) a few dozen of each.
 """
 
@@ -38,11 +38,11 @@ from tarabish import (
 
 Engines = tuple[ModuleType, ModuleType]
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-HAND_EXAMPLES = max(60, BASE_EXAMPLES // 4)  # ci: 5 000 hands
-FULL_HAND_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 100 hands, every check every step
-MATCH_EXAMPLES = max(8, BASE_EXAMPLES // 80)  # ci: 250 matches
-PLAYOUT_EXAMPLES = max(25, BASE_EXAMPLES // 8)  # ci: 2 500 examples, 10 000 playouts
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+HAND_EXAMPLES = max(60, BASE_EXAMPLES // 4)  # ci: 2 500 hands
+FULL_HAND_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 50 hands, every check every step
+MATCH_EXAMPLES = max(8, BASE_EXAMPLES // 80)  # ci: 125 matches
+PLAYOUT_EXAMPLES = max(25, BASE_EXAMPLES // 8)  # ci: 1 250 examples, 5 000 playouts
 
 OUT_OF_RANGE = (-1, 46, 100, 2**63, -(2**70))
 

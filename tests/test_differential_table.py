@@ -16,8 +16,8 @@ the spectator's whole event list (equal to what was read step by step), the JSON
 cross-loading. Events are append-only in both engines, so equal final lists and equal
 increments mean equal lists at every step.
 
-Example counts follow the hypothesis profile (tests/conftest.py): with ``ci`` (20 000) 5 000
-table hands and 250 table matches; with ``dev`` (300) 75 hands and 8 matches.
+Example counts follow the hypothesis profile (tests/conftest.py): with ``ci`` (10 000) 2 500
+table hands and 125 table matches; with ``dev`` (300) 75 hands and 8 matches.
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from tarabish._actions import NUM_ACTIONS
 
 Engines = tuple[ModuleType, ModuleType]
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-HAND_EXAMPLES = max(60, BASE_EXAMPLES // 4)  # ci: 5 000 hands
-MATCH_EXAMPLES = max(8, BASE_EXAMPLES // 80)  # ci: 250 matches
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+HAND_EXAMPLES = max(60, BASE_EXAMPLES // 4)  # ci: 2 500 hands
+MATCH_EXAMPLES = max(8, BASE_EXAMPLES // 80)  # ci: 125 matches
 SPECTATOR = None
 
 

@@ -44,9 +44,9 @@ from tarabish import (
     Suit,
 )
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-HAND_EXAMPLES = max(30, BASE_EXAMPLES // 80)  # ci: 250 hands an engine
-MATCH_EXAMPLES = max(5, BASE_EXAMPLES // 400)  # ci: 50 matches an engine
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+HAND_EXAMPLES = max(30, BASE_EXAMPLES // 80)  # ci: 125 hands an engine
+MATCH_EXAMPLES = max(5, BASE_EXAMPLES // 400)  # ci: 25 matches an engine
 
 TRUMP_POINTS = {"J": 20, "9": 14, "A": 11, "T": 10, "K": 4, "Q": 3}  # R1.3
 PLAIN_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2}

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from strategies import choose_action, hand_setup_from_seed
 from tarabish import ActionKind, Card, IllegalActionError, Rank, Suit
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-LEAK_EXAMPLES = max(60, BASE_EXAMPLES // 40)  # ci: 500 playouts an engine
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+LEAK_EXAMPLES = max(60, BASE_EXAMPLES // 40)  # ci: 250 playouts an engine
 SAMPLES = 4  # re-deals tried per (state, seat)
 KING, QUEEN = Rank.KING, Rank.QUEEN
 

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from strategies import TableHabits, choose_table_action, table_setup_from_seed
 from tarabish import ActionKind, Card, IllegalActionError
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-LEAK_EXAMPLES = max(40, BASE_EXAMPLES // 40)  # ci: 500 table states an engine
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+LEAK_EXAMPLES = max(40, BASE_EXAMPLES // 40)  # ci: 250 table states an engine
 SAMPLES = 3  # re-deals tried per (state, seat)
 FIRST_SEEN = 6  # R2.4: the cards a seat sees before trump is named
 

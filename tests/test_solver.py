@@ -2,10 +2,10 @@
 minimax on endgames (every action's value, the best actions, runs and bella beside), its
 properties on bigger positions, ``solve_many``, and bad input.
 
-Costs (the ``ci`` profile, 20 000 base examples): 500 random hands with every position of at
-most three tricks left checked (6 000 positions), 10 four-trick endgames (the reference's
-plain minimax takes about a second on each), 100 property examples; about a minute in all on
-one core."""
+Costs (the ``ci`` profile, 10 000 base examples): 250 random hands with every position of at
+most three tricks left checked (3 000 positions), 5 four-trick endgames (the reference's
+plain minimax takes about a second on each), 50 property examples; about half a minute in all
+on one core."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from tarabish._actions import CALL_BASE
 
 Engines = tuple[ModuleType, ModuleType]
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-ENDGAME_HANDS = max(15, BASE_EXAMPLES // 40)  # ci: 500 hands, 12 positions each
-FOUR_TRICK_ENDGAMES = max(3, BASE_EXAMPLES // 2000)  # ci: 10 (plain minimax: ~1 s each)
-PROPERTY_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 100
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+ENDGAME_HANDS = max(15, BASE_EXAMPLES // 40)  # ci: 250 hands, 12 positions each
+FOUR_TRICK_ENDGAMES = max(3, BASE_EXAMPLES // 2000)  # ci: 5 (plain minimax: ~1 s each)
+PROPERTY_EXAMPLES = max(10, BASE_EXAMPLES // 200)  # ci: 50
 
 TRICKS_IN_A_HAND = 9
 

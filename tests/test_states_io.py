@@ -39,8 +39,8 @@ from tarabish import (
     parse_cards,
 )
 
-BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 20 000
-ROUND_TRIP_EXAMPLES = max(30, BASE_EXAMPLES // 100)  # ci: 200 hands an engine
+BASE_EXAMPLES = settings.default.max_examples  # dev 300, ci 10 000
+ROUND_TRIP_EXAMPLES = max(30, BASE_EXAMPLES // 100)  # ci: 100 hands an engine
 
 FORMAT = "tarabish-state/1"
 DEAL = [
