@@ -1,7 +1,7 @@
 # The project's commands. `make test` is the README's test command and what .ci/run runs.
 PYTHON ?= python3
 
-.PHONY: install system-deps cross-deps test lint rust-lint py-lint rust-checks python-checks \
+.PHONY: install system-deps cross-deps test checks lint rust-lint py-lint rust-checks \
 	rust-test cross-test py-test cross bench
 
 # Installs the package (release build of the Rust core) with the test tools, without
@@ -30,7 +30,7 @@ rust-lint:
 	CARGO_TARGET_DIR=target/cross RUSTDOCFLAGS="-D missing_docs -D warnings" \
 		cargo doc --no-deps --quiet
 
-# The Python lint, on the installed package (stubtest imports the core).
+# The Python lint, on the package installed first (stubtest imports the core).
 py-lint:
 	$(PYTHON) -m ruff check python tests benches
 	$(PYTHON) -m ruff format --check python
@@ -56,16 +56,18 @@ py-test: system-deps
 rust-checks:
 	$(MAKE) -j1 rust-lint rust-test cross-test
 
-# The install, then the Python lint and tests, one after the other.
-python-checks:
-	$(MAKE) -j1 install py-lint py-test
+# Every check once the package is installed, two jobs at a time: the Rust checks beside the
+# install (the release build spends minutes linking on one core), then pytest as soon as the
+# install ends, the longest job, and the Python lint in the first job slot to come free (the
+# Rust checks' end) instead of ahead of pytest.
+checks: rust-checks py-test py-lint
+py-test py-lint: install
 
 # Every test, Rust and Python, after installing what they need: the Debian packages first (one
-# apt at a time), then the Rust checks beside the install and the Python checks, since the
-# release build spends minutes linking on one core.
+# apt at a time), then `checks`.
 test:
 	$(MAKE) -j1 system-deps cross-deps
-	$(MAKE) -j2 --output-sync=line rust-checks python-checks
+	$(MAKE) -j2 --output-sync=line checks
 
 # The Python probe under qemu (aarch64, x86-64 Nehalem, Penryn, Conroe) against the native run
 # (.ci/cross.sh python); .ci/run runs it after `make test`.
