@@ -85,3 +85,11 @@ def pytest_report_header() -> str:
 
     kernels = _core.kernels()
     return f"tarabish kernels: {', '.join(kernels['available'])} (running {kernels['running']})"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` (tens of seconds each at the ``ci`` profile) first, the rest
+    in their order: xdist's workers then take the long ones early and share out the short ones
+    at the end, instead of one worker finishing a long test alone. Every worker collects the
+    same order, as xdist requires."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)

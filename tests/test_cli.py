@@ -223,6 +223,7 @@ def test_play_explains_an_illegal_card_and_goes_on() -> None:
     assert "bye" in done.stdout
 
 
+@pytest.mark.long
 def test_play_survives_its_input() -> None:
     """Thousands of bad lines (no recursion), non-ASCII and huge numbers, then the end of input:
     each refused with a message, and the game ends cleanly."""

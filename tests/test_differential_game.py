@@ -24,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from strategies import HandSetup, choose_action, game_rules, hand_setups, score_pairs
@@ -224,18 +225,21 @@ def same_end_of_hand(engines: Engines, rust: Any, ref: Any, cross_load: bool) ->
         assert ref_engine.HandState.from_json(text) == ref
 
 
+@pytest.mark.long
 @settings(max_examples=HAND_EXAMPLES)
 @given(setup=hand_setups())
 def test_hands_agree(engine_pair: Engines, setup: HandSetup) -> None:
     drive_hand(engine_pair, setup, every=False)
 
 
+@pytest.mark.long
 @settings(max_examples=FULL_HAND_EXAMPLES)
 @given(setup=hand_setups())
 def test_hands_agree_on_everything(engine_pair: Engines, setup: HandSetup) -> None:
     drive_hand(engine_pair, setup, every=True)
 
 
+@pytest.mark.long
 @settings(max_examples=PLAYOUT_EXAMPLES)
 @given(seed=st.integers(0, 2**64 - 1), rules=game_rules(), scores_before=score_pairs())
 def test_play_random_hand_agrees(

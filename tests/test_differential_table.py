@@ -27,6 +27,7 @@ import random
 from types import ModuleType
 from typing import Any
 
+import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -150,6 +151,7 @@ def drive_table_hand(engines: Engines, setup: HandSetup) -> None:
     assert rust_engine.HandState.from_json(text).events(0) == rust.events(0)
 
 
+@pytest.mark.long
 @settings(max_examples=HAND_EXAMPLES)
 @given(seed=SEEDS)
 def test_table_hands_agree(engine_pair: Engines, seed: int) -> None:

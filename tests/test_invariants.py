@@ -210,6 +210,7 @@ def check_copies(engine: ModuleType, state: Any, kind: str) -> None:
         assert copies[1] == state
 
 
+@pytest.mark.long
 @settings(max_examples=HAND_EXAMPLES)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_hand_invariants_after_every_action(engine: ModuleType, seed: int) -> None:

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 from strategies import choose_action, hand_setup_from_seed
@@ -207,6 +208,7 @@ def random_states(engine: ModuleType, seed: int, points: int = 3) -> list[Any]:
     return rng.sample(history, min(points, len(history)))
 
 
+@pytest.mark.long
 @settings(max_examples=LEAK_EXAMPLES)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_observations_do_not_leak_hidden_cards(engine: ModuleType, seed: int) -> None:

@@ -135,6 +135,7 @@ def test_the_version_comes_from_cargo_toml() -> None:
     assert "version" not in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 
+@pytest.mark.long
 @pytest.mark.timeout(1200)  # a build from source: minutes on a busy machine
 def test_the_sdist_installs_in_a_fresh_venv_and_passes_the_smoke(tmp_path: Path) -> None:
     sdist = maturin("sdist", out=tmp_path / "sdist")

@@ -245,6 +245,7 @@ def _replay_values(browser: WebDriver) -> dict[str, int]:
     return values
 
 
+@pytest.mark.long
 def test_a_match_by_clicks_its_summaries_and_its_replay(
     server: Server, browser: tuple[str, WebDriver], shots: Path
 ) -> None:

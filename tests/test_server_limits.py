@@ -127,6 +127,7 @@ def _ended(raw: socket.socket) -> bool:
     return True
 
 
+@pytest.mark.long
 def test_spectators_that_do_not_read_are_bounded_and_dropped(tmp_path: Path) -> None:
     with _server(tmp_path, "--max-spectators", str(CROWD + 10)) as server:
         table = server.create(rules=LONG, seats=["random"] * 4, seed=3)
@@ -558,6 +559,7 @@ def test_idle_tables_expire_finished_ones_leave_memory_and_the_listing_pages(
             assert server.get("/api/tables" + query)[0] == 400
 
 
+@pytest.mark.long
 def test_twelve_searches_at_the_cap_delay_no_greedy_bot(tmp_path: Path) -> None:
     with _server(tmp_path) as server:
         searching = "ismcts:millis=2000,bid=0"

@@ -55,6 +55,7 @@ def team_taken(state: Any, team: int) -> int:
     return sum(trick.points for trick in tricks if trick.winner % 2 == team)
 
 
+@pytest.mark.long
 @settings(max_examples=ENDGAME_HANDS)
 @given(seed=SEEDS, rules=VARIANT_RULES)
 def test_every_position_of_three_tricks_left_matches_minimax(

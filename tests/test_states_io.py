@@ -148,6 +148,7 @@ def check_hand_json_shape(state: Any) -> None:
     assert data["actions"] == [str(action) for action in state.actions]
 
 
+@pytest.mark.long
 @settings(max_examples=ROUND_TRIP_EXAMPLES)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_hand_round_trips(engine: ModuleType, seed: int) -> None:
