@@ -36,11 +36,14 @@ rust() {
         -- -D warnings
     debian_cargo /usr/bin/cargo-clippy clippy --quiet --lib --features python \
         --target $AARCH64 -- -D warnings
+    # Emulated, the longest property loops run a quarter of their cases (rust/cpu.rs
+    # `test_cases`); the native run of `make rust-test` runs them all.
     echo "cross: the Rust tests under qemu-aarch64"
-    debian_cargo /usr/bin/cargo test --quiet --profile cross --target $AARCH64
+    TARABISH_TEST_EMULATED=1 debian_cargo /usr/bin/cargo test --quiet --profile cross \
+        --target $AARCH64
     # Penryn: no BMI2 or AVX-512 (the portable kernel), and below x86-64-v2 (no POPCNT).
     echo "cross: the Rust tests under qemu-x86_64 -cpu Penryn"
-    CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="qemu-x86_64 -cpu Penryn" \
+    TARABISH_TEST_EMULATED=1 CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER="qemu-x86_64 -cpu Penryn" \
         CARGO_TARGET_DIR=target/cross cargo test --quiet --profile cross
 }
 

@@ -291,6 +291,27 @@ pub(crate) fn avx512_for(test: &str) -> Option<KernelSet> {
     }
 }
 
+/// The variable .ci/cross.sh sets on the Rust tests it runs under qemu, where an instruction
+/// costs ten to twenty native ones.
+#[cfg(test)]
+const EMULATED_VARIABLE: &str = "TARABISH_TEST_EMULATED";
+/// The share of a long test loop's cases run under emulation: each case still runs on the
+/// emulated CPU (its kernels, its code generation), and the native run runs them all.
+#[cfg(test)]
+const EMULATED_SHARE: u64 = 4;
+
+/// The cases a long test loop runs: `native`, or a quarter of them (at least one) under
+/// emulation ([`EMULATED_VARIABLE`]); said on the test's output when cut.
+#[cfg(test)]
+pub(crate) fn test_cases(test: &str, native: u64) -> u64 {
+    if std::env::var_os(EMULATED_VARIABLE).is_none() {
+        return native;
+    }
+    let cases = native.div_ceil(EMULATED_SHARE);
+    eprintln!("{test}: {cases} of {native} cases under emulation ({EMULATED_VARIABLE})");
+    cases
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

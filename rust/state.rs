@@ -757,6 +757,7 @@ pub fn action_text(seat: u8, action: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cpu::test_cases;
     use crate::rng::SplitMix64;
     use crate::seats::seat_of;
     use crate::tricks::set_points;
@@ -787,7 +788,7 @@ mod tests {
 
     #[test]
     fn played_out_hands_count_162_plus_runs_and_bella() {
-        for seed in 0..300 {
+        for seed in 0..test_cases("played_out_hands_count_162_plus_runs_and_bella", 300) {
             let hand = random_hand(seed, Rules::default());
             let runs = hand.runs_scored().map_or(0, |(_, points)| points);
             let bella = if hand.bella().is_some() { 20 } else { 0 };

@@ -650,6 +650,7 @@ impl TableHand {
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+    use crate::cpu::test_cases;
     use crate::rng::SplitMix64;
     use crate::seats::seat_of;
 
@@ -725,7 +726,7 @@ mod tests {
 
     #[test]
     fn random_table_hands_conserve_cards_and_count() {
-        for seed in 0..400 {
+        for seed in 0..test_cases("random_table_hands_conserve_cards_and_count", 400) {
             let rules = Rules {
                 late_twenty: seed % 3 == 0,
                 first_bell_ok: seed % 5 == 0,

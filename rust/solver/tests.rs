@@ -2,6 +2,7 @@
 //! merging), and its properties on whole hands.
 
 use super::*;
+use crate::cpu::test_cases;
 use crate::rng::SplitMix64;
 use crate::rules::Rules;
 use crate::seats::seat_of;
@@ -116,9 +117,13 @@ fn every_play_valued_as_minimax_does_up_to_three_tricks_left() {
 #[test]
 fn every_play_valued_as_plain_alpha_beta_does_six_tricks_left() {
     let mut solver = Solver::new();
-    // 400 positions (about 10 s in the debug build): the neighbour bounds and twins of
+    // 400 positions (a quarter under emulation): the neighbour bounds and twins of
     // docs/SOLVER.md "Algorithm" act at every depth, and a wrong bound shows in few positions.
-    for seed in 0..400u64 {
+    let cases = test_cases(
+        "every_play_valued_as_plain_alpha_beta_does_six_tricks_left",
+        400,
+    );
+    for seed in 0..cases {
         // 12 to 19 cards played: five or six tricks left (the table, merging and bounds all at
         // work).
         let plays = 12 + (seed % 8) as usize;
@@ -168,7 +173,7 @@ fn solver_best_plays_reach_the_value_and_both_sides_agree() {
 fn merged_cards_share_a_value_and_the_solve_is_repeatable() {
     let mut solver = Solver::new();
     let mut fresh = Solver::new();
-    for seed in 0..20u64 {
+    for seed in 0..test_cases("merged_cards_share_a_value_and_the_solve_is_repeatable", 20) {
         let hand = random_position(2000 + seed, variant(seed), (seed % 8) as usize);
         let warm = solver.solve(&hand).unwrap();
         let cold = fresh.solve(&hand).unwrap();
