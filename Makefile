@@ -4,11 +4,9 @@ PYTHON ?= python3
 .PHONY: install system-deps cross-deps test checks lint rust-lint py-lint rust-checks \
 	rust-test cross-test py-test cross bench
 
-# Installs the package (release build of the Rust core) with the test tools, without
-# byte-compiling every module installed: half the install's time (the test tools bring thousands
-# of modules), where the tests import few, each compiled at its first import.
+# Installs the package (release build of the Rust core) with the test tools.
 install:
-	$(PYTHON) -m pip install --quiet --no-compile -e ".[test]"
+	$(PYTHON) -m pip install --quiet -e ".[test]"
 
 # Debian packages the server tests need (headless Chromium, PostgreSQL); quick when present.
 system-deps:
