@@ -383,15 +383,7 @@ def test_the_core_refuses_results_sharing_memory() -> None:
     before = snapshot(env)
     actions = np.ascontiguousarray(obs["action_mask"].argmax(axis=1), dtype=np.int64)
     sent = actions.copy()
-
-    def results() -> list[np.ndarray]:
-        return [
-            np.empty(n, np.float32),
-            np.empty(n, np.bool_),
-            np.empty(n, np.bool_),
-            np.empty((n, 2), np.int32),
-        ]
-
+    results = env._results  # a step's result arrays, new at each call
     ends = np.empty(n, np.bool_)
     cases = {
         "two results in one array": [results()[0], ends, ends, results()[3]],

@@ -135,11 +135,11 @@ impl PyVectorCore {
         inputs: &[&PyUntypedBuffer],
     ) -> PyResult<(Outputs, Vec<PyUntypedBuffer>)> {
         let n = self.games;
-        let specs: [((&str, usize), Vec<usize>); 4] = [
-            ((FLOAT, 4), vec![n]),
-            ((BOOL, 1), vec![n]),
-            ((BOOL, 1), vec![n]),
-            ((SIGNED, 4), vec![n, 2]),
+        let specs: [((&str, usize), &[usize]); 4] = [
+            ((FLOAT, 4), &[n]),
+            ((BOOL, 1), &[n]),
+            ((BOOL, 1), &[n]),
+            ((SIGNED, 4), &[n, 2]),
         ];
         if arrays.len() != RESULTS.len() {
             return Err(invalid(
