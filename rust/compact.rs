@@ -13,6 +13,7 @@ use crate::observe::{
     POINTS, RUNS_WINNER, SCORES, SCORE_SCALE, SEAT, SHOWN, TENSOR_SIZE, TO_MOVE, TRICK,
     TRICK_LEADER, TRICK_LEADERS, TRUMP,
 };
+use crate::rules::{Declarations, Rules};
 use crate::runs::TWENTY;
 use crate::seats::{eldest, seat_after, SEATS, TEAMS};
 use crate::state::{Phase, NUM_ACTIONS, PASS, TRICKS};
@@ -63,6 +64,8 @@ pub struct Segment {
 const CARD_BYTES: usize = 5;
 const DECK: usize = 36;
 const SEAT_COUNT: usize = SEATS as usize;
+/// The bytes of the four seats' shown cards.
+const SHOWN_BYTES: usize = SEAT_COUNT * CARD_BYTES;
 
 // The row's bytes in order, each after the one before (the segment table below checks it).
 const B_POINTS: usize = 0;
@@ -85,7 +88,7 @@ const B_HAND: usize = B_TRICK_LEADERS + TRICKS;
 const B_SHOWN: usize = B_HAND + CARD_BYTES;
 
 /// The length of a compact row in bytes (docs/ENGINE.md).
-pub const COMPACT_SIZE: usize = B_SHOWN + SEAT_COUNT * CARD_BYTES;
+pub const COMPACT_SIZE: usize = B_SHOWN + SHOWN_BYTES;
 const _: () = assert!(COMPACT_SIZE == 93, "the compact layout is documented");
 
 const fn one(name: &'static str, kind: Kind, byte: usize, entry: usize) -> Segment {
@@ -188,26 +191,44 @@ pub type Row = [u8; COMPACT_SIZE];
 pub const EMPTY_ROW: Row = [0; COMPACT_SIZE];
 
 /// The completed tricks of one hand as a row holds them (their cards by seat and their
-/// leaders), kept between rows of the same hand so that each trick is read once
+/// leaders), and the runs announced and shown, kept between rows of the same hand so that
+/// each trick is read once and the runs only until every seat has shown them
 /// ([`encode_following`]): the vectorized environment keeps one a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TricksSeen {
+pub struct HandSeen {
     count: usize,
     next_leader: u8,
     bytes: [u8; TRICK_BYTES],
+    /// The row's `announced` byte and `shown` bytes as last read.
+    announced: u8,
+    shown: [u8; SHOWN_BYTES],
+    /// No run can be announced or shown any more: the runs read are the hand's last (R4.4).
+    runs_final: bool,
+}
+
+/// The plays after which no run can be shown: every seat's second card in auto mode, its
+/// third in manual mode, where a `late_twenty` is shown in trick three (R4.4).
+const fn plays_to_show(rules: &Rules) -> usize {
+    match rules.declarations {
+        Declarations::Auto => 2 * SEAT_COUNT,
+        Declarations::Manual => 3 * SEAT_COUNT,
+    }
 }
 
 /// The bytes of the completed tricks and their leaders, which follow each other in a row.
 const TRICK_BYTES: usize = TRICKS * SEAT_COUNT + TRICKS;
 const _: () = assert!(B_TRICK_LEADERS == B_PAST_TRICKS + TRICKS * SEAT_COUNT);
 
-impl TricksSeen {
+impl HandSeen {
     /// None seen yet, in a hand dealt by `dealer` (eldest leads the first trick, R3.5).
-    pub const fn new(dealer: u8) -> TricksSeen {
-        TricksSeen {
+    pub const fn new(dealer: u8) -> HandSeen {
+        HandSeen {
             count: 0,
             next_leader: eldest(dealer),
             bytes: [0; TRICK_BYTES],
+            announced: 0,
+            shown: [0; SHOWN_BYTES],
+            runs_final: false,
         }
     }
 
@@ -231,17 +252,37 @@ impl TricksSeen {
             self.count += 1;
         }
     }
+
+    /// Reads the runs announced and shown in `info` until none can be shown any more (R4.4).
+    #[inline]
+    fn catch_up_runs(&mut self, info: &InfoSet) {
+        if self.runs_final {
+            return;
+        }
+        self.announced = 0;
+        for who in 0..SEATS {
+            match info.announced(who) {
+                Some(0) | None => {}
+                Some(TWENTY) => self.announced |= 1 << (2 * who),
+                Some(_) => self.announced |= 1 << (2 * who + 1),
+            }
+            let bits = info.shown(who).cards().bits().to_le_bytes();
+            self.shown[CARD_BYTES * who as usize..][..CARD_BYTES]
+                .copy_from_slice(&bits[..CARD_BYTES]);
+        }
+        self.runs_final = info.plays().len() >= plays_to_show(info.rules());
+    }
 }
 
 /// The compact row of the seat of `info` (the same information as its tensor).
 #[inline]
 pub fn encode(info: &InfoSet, row: &mut Row) {
-    encode_following(info, row, &mut TricksSeen::new(info.dealer()));
+    encode_following(info, row, &mut HandSeen::new(info.dealer()));
 }
 
 /// [`encode`], reading only the tricks completed since `seen` last read this hand.
 #[inline]
-pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut TricksSeen) {
+pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut HandSeen) {
     *row = EMPTY_ROW;
     let points = info.points();
     let scores = info.scores_before();
@@ -268,18 +309,9 @@ pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut TricksSeen) {
     seen.catch_up(info);
     row[B_PAST_TRICKS..B_PAST_TRICKS + TRICK_BYTES].copy_from_slice(&seen.bytes);
     write_cards(row, B_HAND, info.hand());
-    for who in 0..SEATS {
-        match info.announced(who) {
-            Some(0) | None => {}
-            Some(TWENTY) => row[B_ANNOUNCED] |= 1 << (2 * who),
-            Some(_) => row[B_ANNOUNCED] |= 1 << (2 * who + 1),
-        }
-        write_cards(
-            row,
-            B_SHOWN + CARD_BYTES * who as usize,
-            info.shown(who).cards(),
-        );
-    }
+    seen.catch_up_runs(info);
+    row[B_ANNOUNCED] = seen.announced;
+    row[B_SHOWN..B_SHOWN + SHOWN_BYTES].copy_from_slice(&seen.shown);
     row[B_RUNS_WINNER] = info.runs_scored().map_or(0, |(who, _)| who + 1);
     row[B_BELLA] = info.bella().map_or(0, |who| who + 1);
     row[B_TO_MOVE] = info.to_move().map_or(0, |who| who + 1);
@@ -325,46 +357,98 @@ fn write_cards(row: &mut Row, byte: usize, cards: CardSet) {
     row[byte..byte + CARD_BYTES].copy_from_slice(&cards.bits().to_le_bytes()[..CARD_BYTES]);
 }
 
-#[inline]
-fn read_bits(row: &Row, byte: usize, width: usize) -> u64 {
-    let mut bytes = [0u8; 8];
-    bytes[..width].copy_from_slice(&row[byte..byte + width]);
+/// The bytes the row is compared in at a time.
+const WORD: usize = 8;
+const _: () = assert!(COMPACT_SIZE >= WORD);
+
+/// The eight bytes of `row` from `at` (at most `COMPACT_SIZE - WORD`), little-endian.
+#[inline(always)]
+fn word(row: &Row, at: usize) -> u64 {
+    let mut bytes = [0u8; WORD];
+    bytes.copy_from_slice(&row[at..at + WORD]);
     u64::from_le_bytes(bytes)
 }
 
+/// The little-endian value of the `width` bytes of `row` from `byte` (a field's bytes).
+#[inline(always)]
+fn read_bits(row: &Row, byte: usize, width: usize) -> u64 {
+    // The word that holds the field, ending at the row's end for the last fields.
+    let at = byte.min(COMPACT_SIZE - WORD);
+    (word(row, at) >> (8 * (byte - at))) & (u64::MAX >> (8 * (WORD - width)))
+}
+
+/// Byte by byte of a row: the index in [`LAYOUT`] of the segment it is in, and its slot.
+const FIELD_OF_BYTE: [(u8, u8); COMPACT_SIZE] = {
+    let mut table = [(0u8, 0u8); COMPACT_SIZE];
+    let mut k = 0;
+    while k < LAYOUT.len() {
+        let segment = LAYOUT[k];
+        let width = segment.kind.width();
+        let mut offset = 0;
+        while offset < segment.slots * width {
+            table[segment.byte + offset] = (k as u8, (offset / width) as u8);
+            offset += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
 /// `tensor`, the expansion of `old`, becomes the expansion of `new`: only the entries of the
-/// fields that differ are written.
+/// fields that differ are written. The rows are compared a word at a time, so a step that
+/// changes a few fields costs a dozen comparisons and those fields.
 #[inline]
 pub fn update_tensor(old: &Row, new: &Row, tensor: &mut [f32; TENSOR_SIZE]) {
-    for segment in &LAYOUT {
+    let mut byte = 0;
+    while byte < COMPACT_SIZE {
+        let at = byte.min(COMPACT_SIZE - WORD);
+        let differ = (word(old, at) ^ word(new, at)) >> (8 * (byte - at));
+        if differ == 0 {
+            byte = at + WORD;
+            continue;
+        }
+        byte += differ.trailing_zeros() as usize / 8;
+        let (k, slot) = FIELD_OF_BYTE[byte];
+        let segment = &LAYOUT[k as usize];
         let width = segment.kind.width();
-        for slot in 0..segment.slots {
-            let byte = segment.byte + slot * width;
-            if old[byte..byte + width] == new[byte..byte + width] {
-                continue;
+        let start = segment.byte + slot as usize * width;
+        rewrite_field(segment, slot as usize, old, new, start, tensor);
+        byte = start + width;
+    }
+}
+
+/// Writes the entries of field `slot` of `segment` (its bytes from `start`) that differ
+/// between the expansions of `old` and `new`.
+#[inline(always)]
+fn rewrite_field(
+    segment: &Segment,
+    slot: usize,
+    old: &Row,
+    new: &Row,
+    start: usize,
+    tensor: &mut [f32; TENSOR_SIZE],
+) {
+    let width = segment.kind.width();
+    let entry = segment.entry + slot * segment.stride;
+    let (was, now) = (read_bits(old, start, width), read_bits(new, start, width));
+    match segment.kind {
+        Kind::OneHot => {
+            if was > 0 {
+                tensor[entry + was as usize - 1] = 0.0;
             }
-            let entry = segment.entry + slot * segment.stride;
-            let (was, now) = (read_bits(old, byte, width), read_bits(new, byte, width));
-            match segment.kind {
-                Kind::OneHot => {
-                    if was > 0 {
-                        tensor[entry + was as usize - 1] = 0.0;
-                    }
-                    if now > 0 {
-                        tensor[entry + now as usize - 1] = 1.0;
-                    }
-                }
-                Kind::Flags(_) | Kind::Cards => {
-                    let mut changed = was ^ now;
-                    while changed != 0 {
-                        let bit = changed.trailing_zeros() as usize;
-                        tensor[entry + bit] = ((now >> bit) & 1) as f32;
-                        changed &= changed - 1;
-                    }
-                }
-                Kind::Count(max) => tensor[entry] = ratio(now as u32, max),
+            if now > 0 {
+                tensor[entry + now as usize - 1] = 1.0;
             }
         }
+        Kind::Flags(_) | Kind::Cards => {
+            let mut changed = was ^ now;
+            while changed != 0 {
+                let bit = changed.trailing_zeros() as usize;
+                tensor[entry + bit] = ((now >> bit) & 1) as f32;
+                changed &= changed - 1;
+            }
+        }
+        Kind::Count(max) => tensor[entry] = ratio(now as u32, max),
     }
 }
 
@@ -386,9 +470,10 @@ pub fn write_tensor(info: &InfoSet, out: &mut [f32; TENSOR_SIZE]) {
 mod tests {
     use super::*;
     use crate::bots::random::random_action;
+    use crate::cards::CardSet;
     use crate::rng::SplitMix64;
-    use crate::rules::Rules;
-    use crate::state::Hand;
+    use crate::state::{Hand, ANNOUNCE, SHOW};
+    use crate::table::TableHand;
 
     /// Moving a tensor from one row to another by [`update_tensor`] gives the expansion of the
     /// new row, and reading tricks as they complete ([`encode_following`]) gives the row of
@@ -405,7 +490,7 @@ mod tests {
                 ..Rules::default()
             };
             let mut hand = Hand::from_seed(game, (game % 4) as u8, rules, [game as u32 * 7, 990]);
-            let mut seen = TricksSeen::new(hand.dealer());
+            let mut seen = HandSeen::new(hand.dealer());
             loop {
                 let seat = rng.below(4) as u8;
                 let info = InfoSet::new(&hand, seat);
@@ -423,6 +508,46 @@ mod tests {
                     break;
                 }
                 hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+            }
+        }
+    }
+
+    /// In table mode, where runs are announced and shown as actions of their own and a
+    /// `late_twenty` is shown in trick three (R4.4), reading a hand's runs only until none can
+    /// be shown still gives the row of [`encode`] for every seat at every step.
+    #[test]
+    fn following_equals_encoding_in_table_mode() {
+        for seed in 0..256u64 {
+            let rules = Rules {
+                declarations: Declarations::Manual,
+                late_twenty: seed & 1 != 0,
+                first_bell_ok: seed & 2 != 0,
+                enforce_legal_play: seed & 4 == 0,
+                ..Rules::default()
+            };
+            let mut rng = SplitMix64::new(seed);
+            let mut hand = TableHand::from_seed(seed, (seed % 4) as u8, rules, [0, 0]);
+            let mut seen = HandSeen::new(hand.hand().dealer());
+            while let Some(mover) = hand.hand().to_move() {
+                for seat in 0..SEATS {
+                    let info = InfoSet::of_table(&hand, seat);
+                    let (mut row, mut following) = (EMPTY_ROW, EMPTY_ROW);
+                    encode(&info, &mut row);
+                    encode_following(&info, &mut following, &mut seen);
+                    assert_eq!(row, following, "seed {seed}, seat {seat}");
+                }
+                // Every run announced; shown in trick two or, for a late twenty, in trick three.
+                let mask = hand.legal_mask(mover);
+                let late = hand.hand().plays().len() >= 2 * SEAT_COUNT;
+                let action = if mask & (1 << ANNOUNCE) != 0 {
+                    ANNOUNCE
+                } else if mask & (1 << SHOW) != 0 && (late || seed & 8 != 0) {
+                    SHOW
+                } else {
+                    let cards = mask & !(1 << SHOW);
+                    CardSet(cards).nth(rng.below(cards.count_ones())).index()
+                };
+                hand.apply_unchecked(mover, action);
             }
         }
     }

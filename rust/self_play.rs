@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use crate::compact::{encode_following, expand, write_mask, Row, TricksSeen, EMPTY_ROW};
+use crate::compact::{encode_following, expand, write_mask, HandSeen, Row, EMPTY_ROW};
 use crate::infoset::InfoTracker;
 use crate::observe::TENSOR_SIZE;
 use crate::rng::derive;
@@ -139,7 +139,7 @@ unsafe fn write_hand(
     );
     let mut tracker = InfoTracker::new(&hand);
     let mut compact: Row = EMPTY_ROW;
-    let mut tricks = TricksSeen::new(dealer);
+    let mut seen = HandSeen::new(dealer);
     for (k, &action) in log.actions().iter().enumerate() {
         let at = first + k;
         let seat = hand.to_move().unwrap_or(0);
@@ -152,10 +152,10 @@ unsafe fn write_hand(
                 Encoding::Compact => encode_following(
                     info,
                     &mut *(rows.observation as *mut Row).add(at),
-                    &mut tricks,
+                    &mut seen,
                 ),
                 Encoding::Tensor => {
-                    encode_following(info, &mut compact, &mut tricks);
+                    encode_following(info, &mut compact, &mut seen);
                     expand(
                         &compact,
                         &mut *(rows.observation as *mut [f32; TENSOR_SIZE]).add(at),

@@ -11,7 +11,7 @@
 
 use crate::bots::Policy;
 use crate::compact::{
-    encode_following, update_tensor, write_mask, Row, TricksSeen, COMPACT_SIZE, EMPTY_ROW,
+    encode_following, update_tensor, write_mask, HandSeen, Row, COMPACT_SIZE, EMPTY_ROW,
 };
 use crate::deal::deal_with;
 use crate::error::Error;
@@ -183,8 +183,8 @@ struct Env {
     shown: Row,
     /// The legal actions written with the last observation (the seat to move's).
     legal: u64,
-    /// The completed tricks of the hand in play already read into rows.
-    tricks: TricksSeen,
+    /// What of the hand in play is already read into rows (its completed tricks, its runs).
+    seen: HandSeen,
 }
 
 /// The most actions of a hand: three passes and a call, and 36 cards (R3, R5).
@@ -205,7 +205,7 @@ impl Env {
             ended: true,
             shown: EMPTY_ROW,
             legal: 0,
-            tricks: TricksSeen::new(0),
+            seen: HandSeen::new(0),
         }
     }
 
@@ -232,7 +232,7 @@ impl Env {
         };
         self.rng = rng;
         self.tracker = InfoTracker::new(self.game.hand());
-        self.tricks = TricksSeen::new(self.first_dealer);
+        self.seen = HandSeen::new(self.first_dealer);
         self.actions.clear();
         self.ended = false;
         // Every seat speaks before a hand can end (R3.3, R5), so no hand ends here.
@@ -246,7 +246,7 @@ impl Env {
         let finished = self.game.apply(action);
         if finished.is_some() && !self.game.is_over() {
             self.tracker = InfoTracker::new(self.game.hand());
-            self.tricks = TricksSeen::new(self.game.hand().dealer());
+            self.seen = HandSeen::new(self.game.hand().dealer());
         } else {
             self.tracker.follow(self.game.hand());
         }
@@ -291,11 +291,11 @@ impl Env {
         match (&mut out.tensor, &mut out.compact) {
             (Some(tensor), _) => {
                 let mut row = EMPTY_ROW;
-                encode_following(info, &mut row, &mut self.tricks);
+                encode_following(info, &mut row, &mut self.seen);
                 update_tensor(&self.shown, &row, tensor);
                 self.shown = row;
             }
-            (None, Some(row)) => encode_following(info, row, &mut self.tricks),
+            (None, Some(row)) => encode_following(info, row, &mut self.seen),
             (None, None) => {}
         }
         write_mask(legal, out.action_mask);
