@@ -15,6 +15,7 @@ from tarabish._screen import (
     Seating,
     TableScreen,
     choices,
+    not_an_action,
     pick_choice,
     render_table,
 )
@@ -138,6 +139,20 @@ def test_choices_by_number_and_by_text() -> None:
     assert pick_choice(ten_form, plays, leader) == plays[0]
     assert pick_choice(f"play {card}", plays, leader) == plays[0]
     assert isinstance(plays[0], Choice) and plays[0].text == str(card)
+
+
+def test_text_that_is_no_action_is_told_what_may_be_typed() -> None:
+    state = stuck_dealer_state()
+    options = choices(state.legal_actions())
+    texts = ", ".join(option.text for option in options)
+    assert not_an_action("zz", options) == (
+        f"'zz' is not an action: type 1-{len(options)} or one of {texts}"
+    )
+    state.apply("0 call C")
+    while len(state.legal_action_ids()) > 1:
+        state.apply(state.legal_action_ids()[0])
+    (only,) = choices(state.legal_actions())
+    assert not_an_action("zz", [only]) == f"'zz' is not an action: type 1 or {only.text}"
 
 
 def test_a_refused_action_is_one_line_naming_the_rule() -> None:

@@ -40,6 +40,7 @@ from ._screen import (
     Seating,
     TableScreen,
     choices,
+    not_an_action,
     pick_choice,
     render_hand_summary,
     render_table,
@@ -278,10 +279,7 @@ class PlaySession:
         elif isinstance(picked, Action):
             self.message = refusal(self.game, picked)
         else:
-            self.message = (
-                f"{excerpt(typed)} is not an action: type 1-{len(options)} or one of "
-                + ", ".join(option.text for option in options)
-            )
+            self.message = not_an_action(typed, options)
         return True
 
     def run(self) -> int:

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from ._actions import Action, ActionKind, Phase
 from ._cards import Card, Suit
-from ._errors import TarabishError
+from ._errors import TarabishError, excerpt
 from ._views import HandResult, Observation, Outcome
 
 SEATS = 4
@@ -86,6 +86,15 @@ def choice_text(action: Action) -> str:
 def choices(actions: Sequence[Action]) -> tuple[Choice, ...]:
     """The allowed actions numbered from 1, in the engine's order."""
     return tuple(Choice(number, choice_text(a), a) for number, a in enumerate(actions, start=1))
+
+
+def not_an_action(typed: str, options: Sequence[Choice]) -> str:
+    """The line for text that is no action at all: what may be typed instead (the options'
+    numbers and texts)."""
+    numbers = "1" if len(options) == 1 else f"1-{len(options)}"
+    texts = ", ".join(option.text for option in options)
+    listed = texts if len(options) == 1 else f"one of {texts}"
+    return f"{excerpt(typed)} is not an action: type {numbers} or {listed}"
 
 
 def _normal(text: str) -> str:
