@@ -192,7 +192,7 @@ pub const EMPTY_ROW: Row = [0; COMPACT_SIZE];
 
 /// The completed tricks of one hand as a row holds them (their cards by seat and their
 /// leaders), and the runs announced and shown, kept between rows of the same hand so that
-/// each trick is read once and the runs only until every seat has shown them
+/// each trick is read once and the runs only until none can be shown any more
 /// ([`encode_following`]): the vectorized environment keeps one a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandSeen {
@@ -280,7 +280,8 @@ pub fn encode(info: &InfoSet, row: &mut Row) {
     encode_following(info, row, &mut HandSeen::new(info.dealer()));
 }
 
-/// [`encode`], reading only the tricks completed since `seen` last read this hand.
+/// [`encode`], reading only the tricks completed since `seen` last read this hand, and the
+/// runs only while they can still change.
 #[inline]
 pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut HandSeen) {
     *row = EMPTY_ROW;
