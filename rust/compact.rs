@@ -266,9 +266,11 @@ impl HandSeen {
                 Some(TWENTY) => self.announced |= 1 << (2 * who),
                 Some(_) => self.announced |= 1 << (2 * who + 1),
             }
-            let bits = info.shown(who).cards().bits().to_le_bytes();
-            self.shown[CARD_BYTES * who as usize..][..CARD_BYTES]
-                .copy_from_slice(&bits[..CARD_BYTES]);
+            write_cards(
+                &mut self.shown,
+                CARD_BYTES * who as usize,
+                info.shown(who).cards(),
+            );
         }
         self.runs_final = info.plays().len() >= plays_to_show(info.rules());
     }
@@ -353,9 +355,11 @@ const fn phase_index(phase: Phase) -> u8 {
     }
 }
 
+/// Writes `cards` as `CARD_BYTES` little-endian bytes of `bytes` from `byte` (a row's, or the
+/// shown bytes `HandSeen` keeps for one).
 #[inline]
-fn write_cards(row: &mut Row, byte: usize, cards: CardSet) {
-    row[byte..byte + CARD_BYTES].copy_from_slice(&cards.bits().to_le_bytes()[..CARD_BYTES]);
+fn write_cards(bytes: &mut [u8], byte: usize, cards: CardSet) {
+    bytes[byte..byte + CARD_BYTES].copy_from_slice(&cards.bits().to_le_bytes()[..CARD_BYTES]);
 }
 
 /// The bytes the row is compared in at a time.
