@@ -461,18 +461,22 @@ read in one script so that a redraw cannot fall between them."""
 TURN_SECONDS = 30.0
 """How long a turn of the loaded machine may take to come, or a played card to leave."""
 RECLICK_SECONDS = 1.0
+HAND_CARDS = "#hand [data-card]"
 
 
 def _play_until_it_leaves(browser: WebDriver, card: str) -> None:
     """Click ``card`` in our hand until the server's answer takes it away; clicks again after a
-    second, since a click held long on a slow machine reads as a long press (the reason)."""
+    second, since a click held long on a slow machine reads as a long press (the reason). A
+    hand of another size means the card left too: our last card ends the hand, and the next
+    deal, drawn at once, may hold the same card again."""
     selector = f"#hand [data-card='{card}']"
+    size = len(browser.find_elements(By.CSS_SELECTOR, HAND_CARDS))
     clicked_at = -RECLICK_SECONDS
 
     def gone(b: WebDriver) -> bool:
         nonlocal clicked_at
         found = b.find_elements(By.CSS_SELECTOR, selector)
-        if not found:
+        if not found or len(b.find_elements(By.CSS_SELECTOR, HAND_CARDS)) != size:
             return True
         if time.monotonic() - clicked_at >= RECLICK_SECONDS:
             clicked_at = time.monotonic()
