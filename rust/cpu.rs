@@ -6,7 +6,9 @@
 //! one, after detecting them, so [`KernelSet::run`] is where the `unsafe` of "the features are
 //! present" is written, once, for every call site. `TARABISH_KERNEL=portable|bmi2|avx512`
 //! forces one (for tests and benchmarks); a kernel the CPU lacks is refused with the missing
-//! extension named ([`KernelError`]). Off x86-64 the portable kernel is the only one.
+//! extension named ([`KernelError`]). Unforced, the fastest kernel the CPU runs is chosen,
+//! but the portable one on AMD CPUs whose BMI2 `pdep` is microcoded (before Zen 3). Off
+//! x86-64 the portable kernel is the only one.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -96,6 +98,67 @@ fn detected(feature: &str) -> bool {
     {
         let _ = feature;
         false
+    }
+}
+
+/// Whether this CPU has BMI2 but runs `pdep` in microcode ([`slow_pdep::microcoded_pdep`]).
+fn pdep_is_microcoded() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return slow_pdep::detected_here();
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// x86-64 CPUs whose BMI2 `pdep` is slow, told by CPUID.
+#[cfg(target_arch = "x86_64")]
+mod slow_pdep {
+    use core::arch::x86_64::__cpuid;
+
+    /// The CPUID vendors of AMD's x86-64 CPUs and of Hygon's (licensed Zen cores).
+    const VENDORS: [&[u8; 12]; 2] = [b"AuthenticAMD", b"HygonGenuine"];
+    /// The first AMD CPU family whose `pdep` is an instruction of a few cycles (Zen 3, 19h):
+    /// Excavator (15h), Zen, Zen+ and Zen 2 (17h) and Hygon's Dhyana (18h) have BMI2 but run
+    /// `pdep` in microcode, from some 18 cycles to hundreds as the mask's set bits grow, many
+    /// times the portable select (and a microcoded instruction holds up the decoding of the
+    /// interleaved playouts around it).
+    const FIRST_FAST_FAMILY: u32 = 0x19;
+    /// The family field of CPUID leaf 1's signature (bits 8-11), whose all-ones value says
+    /// the extended family (bits 20-27) is added to it.
+    const BASE_FAMILY_SHIFT: u32 = 8;
+    const BASE_FAMILY_MASK: u32 = 0xF;
+    const EXTENDED_FAMILY_SHIFT: u32 = 20;
+    const EXTENDED_FAMILY_MASK: u32 = 0xFF;
+    /// CPUID's leaves: the vendor, and the signature.
+    const VENDOR_LEAF: u32 = 0;
+    const SIGNATURE_LEAF: u32 = 1;
+
+    /// Whether a CPU of `vendor` (CPUID leaf 0) and `signature` (leaf 1's EAX) runs `pdep` in
+    /// microcode: AMD and Hygon families before [`FIRST_FAST_FAMILY`] (Intel's has been one
+    /// fast instruction since BMI2 came, with Haswell).
+    pub(super) fn microcoded_pdep(vendor: &[u8; 12], signature: u32) -> bool {
+        let base = signature >> BASE_FAMILY_SHIFT & BASE_FAMILY_MASK;
+        let family = if base == BASE_FAMILY_MASK {
+            base + (signature >> EXTENDED_FAMILY_SHIFT & EXTENDED_FAMILY_MASK)
+        } else {
+            base
+        };
+        VENDORS.contains(&vendor) && family < FIRST_FAST_FAMILY
+    }
+
+    /// Whether this CPU has BMI2 with a microcoded `pdep`.
+    pub(super) fn detected_here() -> bool {
+        // SAFETY: every x86-64 CPU has CPUID (the intrinsic is unsafe in older toolchains).
+        #[allow(unused_unsafe)]
+        let (vendor, signature) = unsafe { (__cpuid(VENDOR_LEAF), __cpuid(SIGNATURE_LEAF).eax) };
+        let mut name = [0u8; 12];
+        // The vendor's twelve characters are EBX, EDX and ECX, in that order.
+        for (bytes, register) in name
+            .chunks_exact_mut(4)
+            .zip([vendor.ebx, vendor.edx, vendor.ecx])
+        {
+            bytes.copy_from_slice(&register.to_le_bytes());
+        }
+        super::detected("bmi2") && microcoded_pdep(&name, signature)
     }
 }
 
@@ -200,8 +263,18 @@ impl KernelSet {
             .filter_map(|kernel| KernelSet::of(kernel).ok())
     }
 
-    /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs), read and
-    /// checked once.
+    /// The kernel an unset `TARABISH_KERNEL` chooses: the fastest this CPU runs, but the
+    /// portable one where the CPU has BMI2 with a microcoded `pdep` ([`pdep_is_microcoded`]),
+    /// which the other kernels run at every choice of a card.
+    fn preferred() -> KernelSet {
+        if pdep_is_microcoded() {
+            return KernelSet::PORTABLE;
+        }
+        KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)
+    }
+
+    /// The kernel `TARABISH_KERNEL` names (unset or empty: [`KernelSet::preferred`]), read
+    /// and checked once.
     pub fn selected() -> Result<KernelSet, KernelError> {
         static SELECTED: OnceLock<Result<KernelSet, KernelError>> = OnceLock::new();
         SELECTED
@@ -210,7 +283,7 @@ impl KernelSet {
                     let kernel = Kernel::ALL.into_iter().find(|k| k.name() == name);
                     KernelSet::of(kernel.ok_or(KernelError::Unknown(name))?)
                 }
-                _ => Ok(KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)),
+                _ => Ok(KernelSet::preferred()),
             })
             .clone()
     }
@@ -336,5 +409,32 @@ mod tests {
         }
         #[cfg(not(target_arch = "x86_64"))]
         assert_eq!(kernels, [Kernel::Portable]);
+    }
+
+    /// CPUID signatures of real CPUs: AMD's with a microcoded `pdep` (and Hygon's) choose the
+    /// portable kernel, Zen 3 and later and Intel's do not.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn microcoded_pdep_is_told_by_vendor_and_family() {
+        use super::slow_pdep::microcoded_pdep;
+        let microcoded = [
+            (b"AuthenticAMD", 0x0066_0F01), // Excavator (family 15h)
+            (b"AuthenticAMD", 0x0080_0F12), // EPYC Naples, Zen (17h)
+            (b"AuthenticAMD", 0x0083_0F10), // EPYC Rome, Zen 2 (17h)
+            (b"HygonGenuine", 0x0090_0F01), // Dhyana (18h)
+        ];
+        let fast = [
+            (b"AuthenticAMD", 0x00A0_0F11), // EPYC Milan, Zen 3 (19h)
+            (b"AuthenticAMD", 0x00A1_0F11), // EPYC Genoa, Zen 4 (19h)
+            (b"AuthenticAMD", 0x00B0_0F21), // Zen 5 (1Ah)
+            (b"GenuineIntel", 0x0003_06C3), // Haswell
+            (b"GenuineIntel", 0x0005_0657), // Cascade Lake
+        ];
+        for (vendor, signature) in microcoded {
+            assert!(microcoded_pdep(vendor, signature), "{signature:#x}");
+        }
+        for (vendor, signature) in fast {
+            assert!(!microcoded_pdep(vendor, signature), "{signature:#x}");
+        }
     }
 }
