@@ -437,6 +437,72 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+NGINX = "/usr/sbin/nginx"
+NGINX_CONFIG = """
+user root;
+worker_processes 1;
+daemon off;
+pid {folder}/nginx.pid;
+error_log {folder}/error.log warn;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://127.0.0.1:{upstream};
+            proxy_http_version 1.1;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_read_timeout 60s;
+        }}
+    }}
+}}
+"""
+"""A reverse proxy as its usual guides set one up for an ASGI server with WebSockets: the
+client's address appended to ``X-Forwarded-For``, the ``Host`` kept, upgrades passed on."""
+
+
+class Nginx:
+    """Debian's nginx in front of a server (``NGINX_CONFIG``), on a free loopback port."""
+
+    def __init__(self, folder: Path, upstream: int) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        config = folder / "nginx.conf"
+        config.write_text(NGINX_CONFIG.format(folder=folder, port=self.port, upstream=upstream))
+        self.process = subprocess.Popen(
+            [NGINX, "-p", str(folder), "-c", str(config)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        _STARTED.append(self.process)
+        deadline = time.monotonic() + START_SECONDS
+        while True:
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=1),
+            ):
+                break
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                self.process.kill()
+                raise RuntimeError(f"nginx did not start: {self.process.communicate()[1]}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+
 class Postgres:
     """A throwaway PostgreSQL cluster (Debian's, installed by .ci/system-deps.sh) in a temp
     folder on a loopback port, run as the ``postgres`` user when we are root."""

@@ -5,6 +5,11 @@ of docs/PROTOCOL.md; docs/SECURITY.md), and the access log.
   rate (``requests_per_second``, ``request_burst``; an IPv6 client's address is its /64): over
   it, 429 ``rate_limited`` with ``Retry-After`` before any work, so a client looping on a
   listing, a record or a reconnection takes no more of the server than the rate allows.
+  An address is the peer's, or behind a trusted proxy (``--trusted-proxy``) the client's that
+  the proxy names (uvicorn's proxy-headers middleware, in front, sets the scope's client).
+- An address has at most ``max_connections_per_address`` WebSockets open (429
+  ``too_many_connections`` at the handshake): the cap the connection gate keeps on the peer,
+  kept here on the client a trusted proxy names.
 - ``/ws`` and every request that changes something (POST ...) are taken only from an allowed
   ``Origin``: the origin of the request's own ``Host`` (``http://HOST`` or ``https://HOST``), or
   one given with ``--allow-origin``. Any other is refused with 403 before any work, ``null``
@@ -74,6 +79,9 @@ class Guard:
         self.bodies = dict(bodies or {})
         """The paths whose bodies may be larger than ``max_body_bytes``, and their limit."""
         self.allowed = frozenset(origin.rstrip("/").lower() for origin in limits.allow_origin)
+        self.sockets: dict[str, int] = {}
+        """Open WebSockets by address: behind a trusted proxy, the cap on one address's
+        connections (transport.ConnectionGate counts the peer, there the proxy)."""
 
     def origin_allowed(self, scope: Scope) -> bool:
         """Whether the request has no ``Origin`` or an allowed one."""
@@ -100,7 +108,20 @@ class Guard:
                 )
                 await send({"type": "websocket.close", "code": 1008})  # 403, no handshake
                 return
-            await self.app(scope, receive, send)
+            address = self._address(scope)
+            mine = self.sockets.get(address, 0)
+            if mine >= self.limits.max_connections_per_address:
+                await _refuse(_as_handshake(send), *self._too_many_sockets())
+                return
+            self.sockets[address] = mine + 1
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                left = self.sockets[address] - 1
+                if left:
+                    self.sockets[address] = left
+                else:
+                    del self.sockets[address]
         elif kind == "http":
             await self._http(scope, receive, send)
         else:
@@ -142,11 +163,26 @@ class Guard:
                 },
             )
 
+    @staticmethod
+    def _address(scope: Scope) -> str:
+        """What the per-address limits count the request as (``address_group`` of its client:
+        the peer, or the client a trusted proxy names)."""
+        client = scope.get("client")
+        return address_group(client[0]) if client else "?"
+
     def _wait(self, scope: Scope) -> float | None:
         """None if the request's address is within its request rate (the request is counted),
         else the seconds until it is."""
-        client = scope.get("client")
-        return self.rates.allow(address_group(client[0]) if client else "?")
+        return self.rates.allow(self._address(scope))
+
+    def _too_many_sockets(self) -> tuple[int, str, str, str]:
+        return (
+            429,
+            "too_many_connections",
+            "P6.3",
+            f"at most {self.limits.max_connections_per_address} open connections from one "
+            f"address ({flag('max_connections_per_address')})",
+        )
 
     def _too_many(self) -> tuple[int, str, str, str]:
         limits = self.limits

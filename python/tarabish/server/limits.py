@@ -2,6 +2,9 @@
 (docs/SECURITY.md lists them), and what a per-address limit counts as one address
 (``address_group``: an IPv6 address's /64). No address is exempt from any of them, loopback
 included; a deployment (or the load benchmark) that needs more raises them with the flags.
+Behind a reverse proxy given with ``--trusted-proxy``, a client is the address the proxy names
+in ``X-Forwarded-For`` (``is_trusted_proxy``), and the proxy's own connections are capped only
+by the process-wide cap.
 
 This module imports nothing heavy, so the command line can add the flags without loading the
 server.
@@ -63,13 +66,28 @@ class Limits:
     """Spectators a table (players do not count)."""
     allow_origin: tuple[str, ...] = ()
     """Browser origins allowed besides the server's own (``--allow-origin``, repeatable)."""
+    trusted_proxy: tuple[str, ...] = ()
+    """Reverse proxies in front of the server, as addresses or networks (``--trusted-proxy``,
+    repeatable): a request or WebSocket coming through one counts against the limits of the
+    client its ``X-Forwarded-For`` names (the last address there that is not a trusted proxy),
+    and the proxy's connections only against ``max_connections``. From any other peer the
+    header is ignored, so no client can choose the address it is counted as."""
 
     def check(self) -> None:
-        """``ValueError`` naming the flag of a value out of range (every number is over 0)."""
+        """``ValueError`` naming the flag of a value out of range (every number is over 0, every
+        trusted proxy an IP address or network)."""
         for item in fields(self):
             value = getattr(self, item.name)
             if isinstance(value, int | float) and not value > 0:
                 raise ValueError(f"{flag(item.name)} must be more than 0, got {value}")
+        for proxy in self.trusted_proxy:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                raise ValueError(
+                    f"{flag('trusted_proxy')} takes an IP address or network (like 10.0.0.0/8), "
+                    f"got {proxy!r}"
+                ) from None
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> Limits:
@@ -78,7 +96,7 @@ class Limits:
         for item in fields(cls):
             given = getattr(args, item.name, None)
             if given is not None:
-                values[item.name] = tuple(given) if item.name == "allow_origin" else given
+                values[item.name] = tuple(given) if item.name in REPEATED else given
         limits = cls(**values)
         limits.check()
         return limits
@@ -107,6 +125,17 @@ def address_group(host: str) -> str:
     return str(address)
 
 
+@functools.lru_cache(maxsize=ADDRESS_CACHE)
+def is_trusted_proxy(host: str, proxies: tuple[str, ...]) -> bool:
+    """Whether the peer address ``host`` is one of ``proxies`` (``Limits.trusted_proxy``: checked
+    addresses and networks), as the address or within the network."""
+    try:
+        address = ipaddress.ip_address(host.partition("%")[0])
+    except ValueError:
+        return False
+    return any(address in ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
+
+
 def flag(name: str) -> str:
     """The command-line flag of a field of ``Limits``."""
     return "--" + name.replace("_", "-")
@@ -120,12 +149,13 @@ def add_flags(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None
     for item in fields(Limits):
         default = getattr(defaults, item.name)
         described = HELP[item.name]
-        if item.name == "allow_origin":
+        if item.name in REPEATED:
+            metavar, example = REPEATED[item.name]
             parser.add_argument(
                 flag(item.name),
                 action="append",
-                metavar="ORIGIN",
-                help=f"{described} (like https://example.org)",
+                metavar=metavar,
+                help=f"{described} (like {example})",
             )
             continue
         kind = type(default)
@@ -157,5 +187,14 @@ HELP = {
     "finished_table_seconds": "seconds a finished match stays in memory after its last client",
     "max_spectators": "spectators a table",
     "allow_origin": "a browser origin allowed besides the server's own; repeat for more",
+    "trusted_proxy": (
+        "a reverse proxy's address or network, whose X-Forwarded-For names the client each "
+        "limit counts; repeat for more"
+    ),
 }
 """Each limit's help text on the command line."""
+REPEATED = {
+    "allow_origin": ("ORIGIN", "https://example.org"),
+    "trusted_proxy": ("ADDRESS", "127.0.0.1 or 10.0.0.0/8"),
+}
+"""The flags given once for each value, with their metavar and an example."""

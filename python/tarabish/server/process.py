@@ -132,9 +132,12 @@ def serve(
         lifespan="on",
         log_config=None,
         access_log=False,
-        # The per-address limits count the peer's own address: with uvicorn's default, any
-        # program on this host could name the address it is counted as in X-Forwarded-For.
-        proxy_headers=False,
+        # The per-address limits count the peer's own address, or the client a trusted proxy
+        # names (uvicorn's ProxyHeadersMiddleware: X-Forwarded-For's last address that is not a
+        # trusted proxy). Never uvicorn's default, which trusts 127.0.0.1: any program on this
+        # host could then name the address it is counted as.
+        proxy_headers=bool(limits.trusted_proxy),
+        forwarded_allow_ips=list(limits.trusted_proxy),
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     try:

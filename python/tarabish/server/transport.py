@@ -3,7 +3,9 @@ websockets-sansio), with what a server in the open needs around them.
 
 - A connection cap for the process and one for each client address (``ConnectionGate``; an
   IPv6 client's address is its /64, ``limits.address_group``): a connection over either is
-  dropped at once; the ones open are unharmed.
+  dropped at once; the ones open are unharmed. A trusted proxy's connections
+  (``--trusted-proxy``) count only against the process's cap: its clients' WebSockets are
+  counted by the address it forwards (``guard``).
 - An HTTP request must send its headers within ``request_seconds`` (a connection that says
   nothing, or that sends its headers a byte at a time, is dropped); the body's own deadline is
   the application's (``guard``).
@@ -35,7 +37,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
 
-from .limits import Limits, address_group
+from .limits import Limits, address_group, is_trusted_proxy
 
 log = logging.getLogger("tarabish.server.transport")
 
@@ -75,11 +77,15 @@ class ConnectionGate:
     def admit(self, transport: Any) -> bool:
         """Count a new connection in; False (and it is not counted) if it is over a cap."""
         peer = transport.get_extra_info("peername")
-        address = address_group(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        address = address_group(host)
         mine = self.by_address.get(address, 0)
-        if (
-            len(self.open) >= self.limits.max_connections
-            or mine >= self.limits.max_connections_per_address
+        # A trusted proxy carries many clients: the server counts them by the address it names
+        # (guard.Guard, each WebSocket), not by the proxy's.
+        proxies = self.limits.trusted_proxy
+        capped = not (proxies and is_trusted_proxy(host, proxies))
+        if len(self.open) >= self.limits.max_connections or (
+            capped and mine >= self.limits.max_connections_per_address
         ):
             self.refused += 1
             if self.refused == 1 or self.refused % 1000 == 0:

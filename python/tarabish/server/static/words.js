@@ -105,6 +105,7 @@ const ERROR_WORDS = {
   elsewhere: "This table is hosted by another server.",
   bad_token: "Your seat could not be resumed here.",
   rate_limited: "Slow down: too many requests at once. Try again in a moment.",
+  too_many_connections: "Too many connections from here. Close another tab and try again.",
   unavailable: "The server could not save that move. Try again.",
   full: "This table has as many spectators as it takes.",
   busy: "The analysis is busy. Try again in a moment.",
