@@ -273,8 +273,8 @@ impl KernelSet {
         KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)
     }
 
-    /// The kernel `TARABISH_KERNEL` names (unset or empty: [`KernelSet::preferred`]), read
-    /// and checked once.
+    /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs, but the
+    /// portable one where BMI2's `pdep` is microcoded), read and checked once.
     pub fn selected() -> Result<KernelSet, KernelError> {
         static SELECTED: OnceLock<Result<KernelSet, KernelError>> = OnceLock::new();
         SELECTED
