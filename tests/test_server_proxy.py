@@ -27,9 +27,12 @@ CLIENTS = ("127.0.0.2", "127.0.0.3")
 
 
 @contextmanager
-def _behind_nginx(folder: Path, *flags: str) -> Iterator[tuple[Server, Nginx]]:
+def _behind_nginx(
+    folder: Path, *flags: str, host: str = "127.0.0.1"
+) -> Iterator[tuple[Server, Nginx]]:
     server = Server(
         f"sqlite:///{folder / 'tables.sqlite3'}",
+        host=host,
         flags=(*ROOMY, "--trusted-proxy", PROXY, *flags),
     )
     proxy = Nginx(folder / "nginx", server.port)
@@ -62,10 +65,15 @@ def _socket_from(proxy: Nginx, source: str) -> ClientConnection:
     return connect(f"ws://127.0.0.1:{proxy.port}/ws", sock=raw, open_timeout=10)
 
 
-def test_behind_a_trusted_proxy_each_client_has_its_own_request_rate(tmp_path: Path) -> None:
+# On a dual-stack listener (``::``) nginx's IPv4 address arrives IPv4-mapped
+# (``::ffff:127.0.0.1``), and the IPv4 address given still names it.
+@pytest.mark.parametrize("host", ["127.0.0.1", "::"])
+def test_behind_a_trusted_proxy_each_client_has_its_own_request_rate(
+    tmp_path: Path, host: str
+) -> None:
     burst = 3
     rate = ("--requests-per-second", "0.01", "--request-burst", str(burst))
-    with _behind_nginx(tmp_path, *rate) as (server, proxy):
+    with _behind_nginx(tmp_path, *rate, host=host) as (server, proxy):
         first, second = CLIENTS
         assert [_get(proxy, first) for _ in range(burst + 1)] == [200] * burst + [429]
         # A client naming another address itself is still counted as itself: nginx appends

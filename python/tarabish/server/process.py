@@ -20,7 +20,7 @@ import uvicorn
 
 from .app import GameServer, create_app
 from .engine import ENGINE, engine_module
-from .limits import Limits
+from .limits import Limits, proxy_networks
 from .store import Store
 from .transport import ConnectionGate, protocols, start_draining
 
@@ -137,7 +137,7 @@ def serve(
         # trusted proxy). Never uvicorn's default, which trusts 127.0.0.1: any program on this
         # host could then name the address it is counted as.
         proxy_headers=bool(limits.trusted_proxy),
-        forwarded_allow_ips=list(limits.trusted_proxy),
+        forwarded_allow_ips=list(proxy_networks(limits.trusted_proxy)),
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     try:
