@@ -104,7 +104,7 @@ fn detected(feature: &str) -> bool {
 /// Whether this CPU has BMI2 but runs `pdep` in microcode ([`slow_pdep::microcoded_pdep`]).
 fn pdep_is_microcoded() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return slow_pdep::detected_here();
+    return detected("bmi2") && slow_pdep::this_cpu_microcodes_pdep();
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
@@ -145,8 +145,8 @@ mod slow_pdep {
         VENDORS.contains(&vendor) && family < FIRST_FAST_FAMILY
     }
 
-    /// Whether this CPU has BMI2 with a microcoded `pdep`.
-    pub(super) fn detected_here() -> bool {
+    /// Whether this CPU's vendor and family microcode `pdep` (where it has BMI2).
+    pub(super) fn this_cpu_microcodes_pdep() -> bool {
         // SAFETY: every x86-64 CPU has CPUID (the intrinsic is unsafe in older toolchains).
         #[allow(unused_unsafe)]
         let (vendor, signature) = unsafe { (__cpuid(VENDOR_LEAF), __cpuid(SIGNATURE_LEAF).eax) };
@@ -158,7 +158,7 @@ mod slow_pdep {
         {
             bytes.copy_from_slice(&register.to_le_bytes());
         }
-        super::detected("bmi2") && microcoded_pdep(&name, signature)
+        microcoded_pdep(&name, signature)
     }
 }
 
