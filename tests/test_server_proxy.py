@@ -45,11 +45,23 @@ def _behind_nginx(
 
 def _get(proxy: Nginx, source: str, headers: dict[str, str] | None = None) -> int:
     """The status of ``GET /api/tables`` from ``source`` through the proxy."""
+    return _request(proxy, source, "GET", headers or {})
+
+
+def _create(proxy: Nginx, source: str) -> int:
+    """The status of a table's creation (``POST /api/tables``) from ``source`` through the
+    proxy."""
+    return _request(proxy, source, "POST", {"Content-Type": "application/json"}, b"{}")
+
+
+def _request(
+    proxy: Nginx, source: str, method: str, headers: dict[str, str], body: bytes | None = None
+) -> int:
     connection = http.client.HTTPConnection(
         "127.0.0.1", proxy.port, timeout=10, source_address=(source, 0)
     )
     try:
-        connection.request("GET", "/api/tables", headers=headers or {})
+        connection.request(method, "/api/tables", body, headers)
         response = connection.getresponse()
         response.read()
         return response.status
@@ -84,6 +96,15 @@ def test_behind_a_trusted_proxy_each_client_has_its_own_request_rate(
         logged = [entry for entry in server.logs() if entry["message"] == "request"]
         through = {entry["client"] for entry in logged if entry["path"] == "/api/tables"}
         assert through == set(CLIENTS)
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_creation_rate(tmp_path: Path) -> None:
+    burst = 2
+    rate = ("--create-per-minute", "0.1", "--create-burst", str(burst))
+    with _behind_nginx(tmp_path, *rate) as (_, proxy):
+        first, second = CLIENTS
+        assert [_create(proxy, first) for _ in range(burst + 1)] == [201] * burst + [429]
+        assert [_create(proxy, second) for _ in range(burst)] == [201] * burst
 
 
 def test_behind_a_trusted_proxy_connections_are_capped_by_client(tmp_path: Path) -> None:
