@@ -13,7 +13,9 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
 - no visible text of the lobby or the table that names a rule id (R followed by a digit), and
   every visible text at a contrast of at least 4.5:1 on each screen shot (tests/contrast.js);
 - one trick played with the keyboard only (a name typed, the call and the card chosen by Tab
-  and Enter), beside a person whose name the page shows.
+  and Enter), beside a person whose name the page shows;
+- the server killed (``kill -9``) at our turn and started again: the page tries to reconnect
+  after waits that double, then takes its seat again by itself, with the same hand, and plays.
 
 Screenshots of the lobby, a hand in play, a hand summary, the match over and the replay at both
 sizes go to ``$TARABISH_SCREENSHOTS`` or a folder of pytest's temporary directory (its path is
@@ -21,6 +23,7 @@ printed)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -45,7 +48,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serverkit import Player, Server, sqlite_server
+from serverkit import Player, Server, free_port, sqlite_server
 from tarabish import ActionKind
 from tarabish._record import parse_record
 from tarabish._replay import replay
@@ -446,6 +449,79 @@ def test_one_trick_with_the_keyboard_only(server: Server) -> None:
         partner.done.set()
     finally:
         driver.quit()
+
+
+def _our_choice(browser: WebDriver) -> WebElement | None:
+    """A call to make or a legal card to play, when it is our turn."""
+    return _shown(browser, "#actions [data-action^='call']") or _shown(
+        browser, "#hand [data-legal='true'][data-action^='play']"
+    )
+
+
+def _hand_cards(browser: WebDriver) -> list[str]:
+    return [
+        str(element.get_attribute("data-card"))
+        for element in browser.find_elements(By.CSS_SELECTOR, "#hand [data-card]")
+    ]
+
+
+COUNT_CONNECTIONS = """
+const Native = window.WebSocket;
+window.connectionTimes = [];
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.connectionTimes.push(performance.now()); }
+};
+"""
+"""Notes when the page opens each WebSocket (the class keeps WebSocket's constants)."""
+RETRIES_SEEN = 3
+"""Tries to connect counted while the server is down: their two gaps show the backoff."""
+
+
+def test_the_page_takes_its_seat_again_after_the_server_is_killed(tmp_path: Path) -> None:
+    # A fixed port and database, so that the restarted process is the same server to the page.
+    port, db = free_port(), f"sqlite:///{tmp_path / 'tables.sqlite3'}"
+    server = Server(db, port=port)
+    driver = _browser("desktop")
+    try:
+        table = _create_from_the_lobby(driver, server, "Kim")
+        _wait(driver, _our_choice, TURN_SECONDS)
+        hand = _hand_cards(driver)
+        driver.execute_script(COUNT_CONNECTIONS)
+        server.kill9()
+        _wait(driver, lambda b: "reconnecting" in b.find_element(By.ID, "status").text)
+        # While the server is down the page tries again after waits that double (each at
+        # least half of 1 s, 2 s, 4 s ...), not at a steady pace.
+        times = _wait(
+            driver,
+            lambda b: (
+                (t := b.execute_script("return connectionTimes")) and len(t) >= RETRIES_SEEN and t
+            ),
+            TURN_SECONDS,
+        )
+        gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
+        assert gaps[0] >= 1000 and gaps[1] >= 2000, gaps
+        server = Server(db, port=port)
+        # The page comes back by itself (no reload), resumes seat 0 with its token, and shows
+        # the same hand at the same turn: the accepted actions were committed before the kill.
+        _wait(driver, lambda b: b.find_element(By.ID, "status").text == "connected", 20)
+        _wait(driver, lambda b: _our_choice(b) is not None and _hand_cards(b) == hand, 20)
+        assert driver.execute_script("return location.hash") == f"#/table/{table}/seat/0"
+        assert "Kim (you)" in driver.find_element(By.ID, "seat-bottom").text
+        choice = _wait(driver, _our_choice)
+        action = str(choice.get_attribute("data-action"))
+        _wait(driver, lambda b: _click(choice))
+        # The server's answer to the resumed seat's action: the card leaves the hand, or the
+        # calls go.
+        if action.startswith("play"):
+            card = action.split()[1]
+            _wait(driver, lambda b: card not in _hand_cards(b), TURN_SECONDS)
+        else:
+            _wait(driver, lambda b: not _shown(b, "#actions [data-action^='call']"), TURN_SECONDS)
+        assert not _shown(driver, "#notice.error"), "the resumed seat's action was refused"
+    finally:
+        driver.quit()
+        stopped = server.stop()  # the restarted server, or the killed one after a failure
+    assert stopped == 0
 
 
 READ_HAND_AND_TRICK = """

@@ -6,7 +6,10 @@
 "use strict";
 
 const CALL_BASE = 36, PASS = 40, ANNOUNCE = 41, SHOW = 42, BELLA = 43, MISPLAY = 44, THROW = 45;
+// A lost connection is tried again after 1 s, then 2, 4 and at most 8 s between tries, each
+// wait half of it at random: the pages a restart cut off all at once come back spread out.
 const RECONNECT_MS = 1000;
+const RECONNECT_MAX_MS = 8000;
 const POSITIONS = ["bottom", "left", "top", "right"]; // play goes clockwise, to the left (R2.4)
 const SUMMARY_MS = 9000; // a hand summary closes by itself after this long (at least 3 s)
 const TAKE_SHOW_MS = 700; // a taken trick stays in view this long, then flies to its winner
@@ -42,7 +45,7 @@ function newGame(table, wantSeat) {
     // what the public events say (a spectator's table; the score line for everyone)
     dealer: null, trump: null, caller: null, trick: [], leader: null, lastTrick: null, toMove: null,
     played: [0, 0, 0, 0], passed: [], scores: [0, 0], announced: [null, null, null, null], shownRuns: [[], [], [], []],
-    taken: null, turnSince: performance.now(), showLast: false, pendingSince: 0,
+    taken: null, turnSince: performance.now(), showLast: false, pendingSince: 0, retries: 0,
   };
 }
 
@@ -62,7 +65,9 @@ function connect() {
   socket.onclose = () => {
     if (game && game.socket === socket && !game.closed) {
       setStatus("reconnecting\u2026");
-      setTimeout(() => { if (game && game.socket === socket) connect(); }, RECONNECT_MS);
+      const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_MS * 2 ** game.retries);
+      game.retries += 1;
+      setTimeout(() => { if (game && game.socket === socket) connect(); }, wait / 2 + Math.random() * wait / 2);
     }
   };
 }
@@ -80,6 +85,7 @@ function receive(message) {
   if (message.type === "events" || message.type === "error") game.pendingSince = 0;
   switch (message.type) {
     case "welcome":
+      game.retries = 0;
       game.seat = message.seat;
       if (message.token) {
         game.token = message.token;
