@@ -204,16 +204,12 @@ def _one_step(
         _shoot(browser, shots, f"mid-hand-{size}")
         return True
     action = str(choice.get_attribute("data-action"))
-    if not _click(choice):
-        return mid_hand_shot
-    if action.startswith("call"):
-        _wait(browser, lambda b: not _shown(b, "#actions [data-action^='call']"))
-    else:
-        card = action.split()[1]
+    if action.startswith("play"):
         # The server's answer: the card leaves the hand.
-        _wait(
-            browser, lambda b: not b.find_elements(By.CSS_SELECTOR, f"#hand [data-card='{card}']")
-        )
+        _play_until_it_leaves(browser, action.split()[1])
+        return mid_hand_shot
+    if _click(choice):
+        _wait(browser, lambda b: not _shown(b, "#actions [data-action^='call']"))
     return mid_hand_shot
 
 
@@ -509,13 +505,12 @@ def test_the_page_takes_its_seat_again_after_the_server_is_killed(tmp_path: Path
         assert "Kim (you)" in driver.find_element(By.ID, "seat-bottom").text
         choice = _wait(driver, _our_choice)
         action = str(choice.get_attribute("data-action"))
-        _wait(driver, lambda b: _click(choice))
         # The server's answer to the resumed seat's action: the card leaves the hand, or the
         # calls go.
         if action.startswith("play"):
-            card = action.split()[1]
-            _wait(driver, lambda b: card not in _hand_cards(b), TURN_SECONDS)
+            _play_until_it_leaves(driver, action.split()[1])
         else:
+            _wait(driver, lambda b: _click(choice))
             _wait(driver, lambda b: not _shown(b, "#actions [data-action^='call']"), TURN_SECONDS)
         assert not _shown(driver, "#notice.error"), "the resumed seat's action was refused"
     finally:
