@@ -101,10 +101,11 @@ fn detected(feature: &str) -> bool {
     }
 }
 
-/// Whether this CPU has BMI2 but runs `pdep` in microcode ([`slow_pdep::microcoded_pdep`]).
+/// Whether this CPU's vendor and family run BMI2's `pdep` in microcode
+/// ([`slow_pdep::microcoded_pdep`]; a CPU of those without BMI2 runs the portable kernel anyway).
 fn pdep_is_microcoded() -> bool {
     #[cfg(target_arch = "x86_64")]
-    return detected("bmi2") && slow_pdep::this_cpu_microcodes_pdep();
+    return slow_pdep::this_cpu_microcodes_pdep();
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
@@ -145,7 +146,7 @@ mod slow_pdep {
         VENDORS.contains(&vendor) && family < FIRST_FAST_FAMILY
     }
 
-    /// Whether this CPU's vendor and family microcode `pdep` (where it has BMI2).
+    /// [`microcoded_pdep`] of this CPU.
     pub(super) fn this_cpu_microcodes_pdep() -> bool {
         // SAFETY: every x86-64 CPU has CPUID (the intrinsic is unsafe in older toolchains).
         #[allow(unused_unsafe)]
@@ -264,8 +265,8 @@ impl KernelSet {
     }
 
     /// The kernel an unset `TARABISH_KERNEL` chooses: the fastest this CPU runs, but the
-    /// portable one where the CPU has BMI2 with a microcoded `pdep` ([`pdep_is_microcoded`]),
-    /// which the other kernels run at every choice of a card.
+    /// portable one where `pdep` is microcoded ([`pdep_is_microcoded`]), which the other
+    /// kernels run at every choice of a card.
     fn preferred() -> KernelSet {
         if pdep_is_microcoded() {
             return KernelSet::PORTABLE;

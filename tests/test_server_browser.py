@@ -191,9 +191,7 @@ def _one_step(
         _wait(browser, lambda b: _click(button))
         _wait(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, "#hand-summary"))
         return mid_hand_shot
-    choice = _shown(browser, "#actions [data-action^='call']") or _shown(
-        browser, "#hand [data-legal='true'][data-action^='play']"
-    )
+    choice = _our_choice(browser)
     if choice is None:
         time.sleep(0.05)
         return mid_hand_shot

@@ -125,23 +125,23 @@ def address_group(host: str) -> str:
     return str(address)
 
 
-IPV4_MAPPED = bytes(10) + b"\xff\xff"
-"""The bytes before an IPv4-mapped IPv6 address's IPv4 part (``::ffff:0:0/96``)."""
-IPV4_MAPPED_PREFIX = 8 * len(IPV4_MAPPED)
+IPV4_MAPPED_PREFIX = 96
+"""The bits of ``::ffff:0:0/96`` before an IPv4-mapped IPv6 address's IPv4 part."""
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @functools.lru_cache(maxsize=8)
-def proxy_networks(proxies: tuple[str, ...]) -> tuple[str, ...]:
+def proxy_networks(proxies: tuple[str, ...]) -> tuple[Network, ...]:
     """``proxies`` (``Limits.trusted_proxy``, checked) as the networks a peer is matched
     against: each as given, and an IPv4 one also as IPv4-mapped IPv6 (``::ffff:a.b.c.d``),
     the address a dual-stack listener (``--host ::``) sees an IPv4 proxy at."""
-    networks: list[str] = []
+    networks: list[Network] = []
     for proxy in proxies:
         network = ipaddress.ip_network(proxy, strict=False)
-        networks.append(str(network))
+        networks.append(network)
         if isinstance(network, ipaddress.IPv4Network):
-            mapped = ipaddress.IPv6Address(IPV4_MAPPED + network.network_address.packed)
-            networks.append(f"{mapped}/{IPV4_MAPPED_PREFIX + network.prefixlen}")
+            mapped = f"::ffff:{network.network_address}/{IPV4_MAPPED_PREFIX + network.prefixlen}"
+            networks.append(ipaddress.IPv6Network(mapped))
     return tuple(networks)
 
 
@@ -152,7 +152,7 @@ def is_trusted_proxy(host: str, proxies: tuple[str, ...]) -> bool:
         address = ipaddress.ip_address(host.partition("%")[0])
     except ValueError:
         return False
-    return any(address in ipaddress.ip_network(net) for net in proxy_networks(proxies))
+    return any(address in network for network in proxy_networks(proxies))
 
 
 def flag(name: str) -> str:

@@ -137,7 +137,7 @@ def serve(
         # trusted proxy). Never uvicorn's default, which trusts 127.0.0.1: any program on this
         # host could then name the address it is counted as.
         proxy_headers=bool(limits.trusted_proxy),
-        forwarded_allow_ips=list(proxy_networks(limits.trusted_proxy)),
+        forwarded_allow_ips=[str(network) for network in proxy_networks(limits.trusted_proxy)],
         timeout_graceful_shutdown=GRACEFUL_SECONDS,
     )
     try:
