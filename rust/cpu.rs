@@ -21,8 +21,10 @@ pub const KERNEL_VARIABLE: &str = "TARABISH_KERNEL";
 pub enum Kernel {
     /// Baseline instructions of the target (x86-64, aarch64, ...).
     Portable,
-    /// x86-64 with BMI1, BMI2 and POPCNT (`pdep` picks a mask's k-th card; a mask's size is one
-    /// instruction).
+    /// x86-64 with BMI1, BMI2, POPCNT and AVX2 (`pdep` picks a mask's k-th card; a mask's size
+    /// is one instruction; the search's walk scores a node's children in AVX2 registers).
+    /// Intel and AMD brought BMI2 and AVX2 together (Haswell, Excavator); a CPU with BMI2 but
+    /// not AVX2 runs the portable kernel.
     Bmi2,
     /// And the AVX-512 extensions of the vector playout, draw and walk (rust/search/*/avx512.rs).
     Avx512,
@@ -30,7 +32,7 @@ pub enum Kernel {
 
 /// The extensions of [`Kernel::Bmi2`], as `is_x86_feature_detected!` and `target_feature` name
 /// them.
-const BMI2_FEATURES: [&str; 3] = ["bmi1", "bmi2", "popcnt"];
+const BMI2_FEATURES: [&str; 4] = ["bmi1", "bmi2", "popcnt", "avx2"];
 /// The extensions [`Kernel::Avx512`] adds.
 const AVX512_FEATURES: [&str; 9] = [
     "avx512f",
@@ -82,6 +84,7 @@ fn detected(feature: &str) -> bool {
             "bmi1" => std::is_x86_feature_detected!("bmi1"),
             "bmi2" => std::is_x86_feature_detected!("bmi2"),
             "popcnt" => std::is_x86_feature_detected!("popcnt"),
+            "avx2" => std::is_x86_feature_detected!("avx2"),
             "avx512f" => std::is_x86_feature_detected!("avx512f"),
             "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
             "avx512dq" => std::is_x86_feature_detected!("avx512dq"),
@@ -220,7 +223,7 @@ pub trait Job {
     /// compiled inside [`KernelSet::run`]'s target-feature function.
     ///
     /// # Safety
-    /// With `BMI2 = true` the CPU has BMI1, BMI2 and POPCNT; with `AVX512 = true` also every
+    /// With `BMI2 = true` the CPU has BMI1, BMI2, POPCNT and AVX2; with `AVX512 = true` also every
     /// extension of [`Kernel::Avx512`].
     unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> Self::Output;
 }
@@ -247,7 +250,7 @@ impl KernelSet {
         self.0.name()
     }
 
-    /// Whether the kernel has BMI2 (with BMI1 and POPCNT).
+    /// Whether the kernel has BMI2 (with BMI1, POPCNT and AVX2).
     pub const fn bmi2(self) -> bool {
         !matches!(self.0, Kernel::Portable)
     }
@@ -324,9 +327,9 @@ impl KernelSet {
 }
 
 /// # Safety
-/// The CPU has BMI1, BMI2 and POPCNT.
+/// The CPU has BMI1, BMI2, POPCNT and AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi1,bmi2,popcnt")]
+#[target_feature(enable = "bmi1,bmi2,popcnt,avx2")]
 unsafe fn run_bmi2<J: Job>(job: J) -> J::Output {
     // SAFETY: this function's features are the copy's.
     unsafe { job.run::<true, false>() }
@@ -352,14 +355,14 @@ pub(crate) fn kernels_compared(test: &str) -> Vec<KernelSet> {
     kernels
 }
 
-/// The AVX-512 kernel for a test of its vector code, or `None` (said on the test's output,
-/// with the extension the CPU lacks) where the CPU does not run it.
+/// `kernel` for a test of its vector code, or `None` (said on the test's output, with the
+/// extension the CPU lacks) where the CPU does not run it.
 #[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) fn avx512_for(test: &str) -> Option<KernelSet> {
-    match KernelSet::of(Kernel::Avx512) {
+pub(crate) fn kernel_for(test: &str, kernel: Kernel) -> Option<KernelSet> {
+    match KernelSet::of(kernel) {
         Ok(kernel) => Some(kernel),
         Err(error) => {
-            eprintln!("{test}: not run, {error}");
+            eprintln!("{test}: {} copy not run, {error}", kernel.name());
             None
         }
     }

@@ -25,6 +25,8 @@ use crate::state::{Hand, Phase};
 use crate::tricks::{card_points, strength, LANE};
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 
 const NONE: u32 = u32::MAX;
@@ -847,12 +849,14 @@ fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f3
     (best_score, best, BLOCK as u32)
 }
 
-/// [`score_block`], in AVX-512 registers with `AVX512 = true`.
+/// [`score_block`], in AVX-512 registers with `AVX512 = true`, else in AVX2 registers with
+/// `BMI2 = true` (the BMI2 kernel has AVX2).
 ///
 /// # Safety
-/// With `AVX512 = true` the CPU must have the extensions of [`avx512::score_block`].
+/// With `AVX512 = true` the CPU must have the extensions of [`avx512::score_block`]; with
+/// `BMI2 = true` those of [`crate::cpu::Kernel::Bmi2`].
 #[inline(always)]
-unsafe fn score_block_with<const AVX512: bool>(
+unsafe fn score_block_with<const BMI2: bool, const AVX512: bool>(
     children: &mut Block,
     legal: u64,
     c: f32,
@@ -862,6 +866,11 @@ unsafe fn score_block_with<const AVX512: bool>(
     if AVX512 {
         // SAFETY: the caller's guarantee.
         return unsafe { avx512::score_block(children, legal, c, sqrt_ln) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if BMI2 {
+        // SAFETY: the caller's guarantee.
+        return unsafe { avx2::score_block(children, legal, c, sqrt_ln) };
     }
     score_block(children, legal, c, sqrt_ln)
 }
@@ -913,7 +922,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
             untried &= !children.actions;
             // SAFETY: the caller's guarantee.
             let (score, lane, filled) =
-                unsafe { score_block_with::<AVX512>(children, legal, c, sqrt_ln) };
+                unsafe { score_block_with::<BMI2, AVX512>(children, legal, c, sqrt_ln) };
             // Ties go to the lowest slot, within a block (`score_block`) and across blocks.
             let key = score.to_bits() as i32;
             if key > best_key {
@@ -1178,16 +1187,17 @@ mod tests {
         }
     }
 
-    /// The AVX-512 scoring of a block returns what the scalar loop returns (the best score's
-    /// bits, its lowest slot, the used slots) and leaves the same counts, on random blocks:
+    /// The AVX2 and AVX-512 scorings of a block (those this CPU runs) return what the scalar
+    /// loop returns (the best score's bits, its lowest slot, the used slots) and leave the
+    /// same counts and next terms, on random blocks:
     /// every fill, ties (scores drawn from few values), children unavailable in the world, and
     /// counts past the `sqrt(ln n)` table.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_block_scores_as_the_scalar_loop() {
-        if crate::cpu::avx512_for("the_vector_block_scores_as_the_scalar_loop").is_none() {
-            return;
-        }
+        let test = "the_vector_block_scores_as_the_scalar_loop";
+        let avx2 = crate::cpu::kernel_for(test, crate::cpu::Kernel::Bmi2).is_some();
+        let avx512 = crate::cpu::kernel_for(test, crate::cpu::Kernel::Avx512).is_some();
         let sqrt_ln = sqrt_ln_table();
         let mut rng = SplitMix64::new(7);
         for round in 0..20_000 {
@@ -1210,20 +1220,37 @@ mod tests {
             }
             let legal = rng.next_u64();
             let c = [0.7, 0.0, 1.3][round % 3];
-            let mut vector = block;
-            let expected = score_block(&mut block, legal, c, sqrt_ln);
-            // SAFETY: the CPU has the extensions (checked above).
-            let got = unsafe { avx512::score_block(&mut vector, legal, c, sqrt_ln) };
-            assert_eq!(
-                (got.0.to_bits(), got.1, got.2),
-                (expected.0.to_bits(), expected.1, expected.2),
-                "{block:?} legal {legal:#x}"
-            );
-            assert_eq!(vector.available, block.available);
-            assert_eq!(
-                vector.explore.map(f32::to_bits),
-                block.explore.map(f32::to_bits)
-            );
+            let expected_block = {
+                let mut scalar = block;
+                (score_block(&mut scalar, legal, c, sqrt_ln), scalar)
+            };
+            let mut copies = Vec::new();
+            if avx2 {
+                let mut vector = block;
+                // SAFETY: the CPU runs the BMI2 kernel, which has AVX2 (checked above).
+                let got = unsafe { avx2::score_block(&mut vector, legal, c, sqrt_ln) };
+                copies.push(("avx2", got, vector));
+            }
+            if avx512 {
+                let mut vector = block;
+                // SAFETY: the CPU has the extensions (checked above).
+                let got = unsafe { avx512::score_block(&mut vector, legal, c, sqrt_ln) };
+                copies.push(("avx512", got, vector));
+            }
+            let (expected, scalar) = expected_block;
+            for (name, got, vector) in copies {
+                assert_eq!(
+                    (got.0.to_bits(), got.1, got.2),
+                    (expected.0.to_bits(), expected.1, expected.2),
+                    "{name}: {block:?} legal {legal:#x}"
+                );
+                assert_eq!(vector.available, scalar.available, "{name}");
+                assert_eq!(
+                    vector.explore.map(f32::to_bits),
+                    scalar.explore.map(f32::to_bits),
+                    "{name}"
+                );
+            }
         }
     }
 

@@ -1267,7 +1267,12 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_draw_is_the_scalar_draw() {
-        if crate::cpu::avx512_for("the_vector_draw_is_the_scalar_draw").is_none() {
+        if crate::cpu::kernel_for(
+            "the_vector_draw_is_the_scalar_draw",
+            crate::cpu::Kernel::Avx512,
+        )
+        .is_none()
+        {
             return;
         }
         let mut checked = 0;
@@ -1311,7 +1316,12 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_vector_wide_multiply_is_u128() {
-        if crate::cpu::avx512_for("the_vector_wide_multiply_is_u128").is_none() {
+        if crate::cpu::kernel_for(
+            "the_vector_wide_multiply_is_u128",
+            crate::cpu::Kernel::Avx512,
+        )
+        .is_none()
+        {
             return;
         }
         let mut rng = SplitMix64::new(46);

@@ -11,7 +11,8 @@
 use core::arch::x86_64::*;
 use core::mem::{align_of, offset_of};
 
-use super::{explore_term, Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
+use super::avx2::{best_key, explore_beyond, scores};
+use super::{Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
 
 const _: () = assert!(BLOCK == 8, "a block is one register of eight 32-bit lanes");
 // The aligned 256-bit loads and stores below.
@@ -52,18 +53,7 @@ pub(super) fn score_block(
     let counts = _mm256_mask_add_epi32(counts, available, counts, _mm256_set1_epi32(1));
     // SAFETY: as above.
     unsafe { _mm256_store_si256(children.available.as_mut_ptr().cast(), counts) };
-    // SAFETY: `mean`, `scale` and `explore` are BLOCK = 8 f32s each, aligned as above.
-    let (mean, scale, explore) = unsafe {
-        (
-            _mm256_load_ps(children.mean.as_ptr()),
-            _mm256_load_ps(children.scale.as_ptr()),
-            _mm256_load_ps(children.explore.as_ptr()),
-        )
-    };
-    let score = _mm256_add_ps(
-        mean,
-        _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c), explore), scale),
-    );
+    let score = scores(children, c);
     // The terms of the next walk's scores, off the chain from this level to the next.
     let next = _mm256_add_epi32(counts, _mm256_set1_epi32(1));
     let beyond =
@@ -91,35 +81,6 @@ pub(super) fn score_block(
         available,
         _mm256_castps_si256(score),
     );
-    let halves = _mm256_max_epi32(keys, _mm256_permute2x128_si256::<1>(keys, keys));
-    let pairs = _mm256_max_epi32(halves, _mm256_shuffle_epi32::<0b01_00_11_10>(halves));
-    let best = _mm256_max_epi32(pairs, _mm256_shuffle_epi32::<0b10_11_00_01>(pairs));
-    let lane = _mm256_cmpeq_epi32_mask(keys, best).trailing_zeros();
-    (
-        _mm256_cvtss_f32(_mm256_castsi256_ps(best)),
-        lane,
-        used.count_ones(),
-    )
-}
-
-/// `explore` with the lanes in `beyond` (counts past the table) computed as the scalar loop
-/// computes them: rare (a child available more than 65,534 times) and out of line.
-#[cold]
-#[inline(never)]
-#[target_feature(enable = "avx512f,avx512vl")]
-fn explore_beyond(explore: __m256, counts: __m256i, beyond: u8, sqrt_ln: &[f32]) -> __m256 {
-    let mut values = [0f32; BLOCK];
-    let mut lanes = [0u32; BLOCK];
-    // SAFETY: BLOCK = 8 lanes of 32 bits each way.
-    unsafe {
-        _mm256_storeu_ps(values.as_mut_ptr(), explore);
-        _mm256_storeu_si256(lanes.as_mut_ptr().cast(), counts);
-    }
-    for (k, value) in values.iter_mut().enumerate() {
-        if beyond >> k & 1 != 0 {
-            *value = explore_term(lanes[k], sqrt_ln);
-        }
-    }
-    // SAFETY: as above.
-    unsafe { _mm256_loadu_ps(values.as_ptr()) }
+    let (best, lane) = best_key(keys);
+    (best, lane, used.count_ones())
 }
