@@ -9,8 +9,9 @@
 #                        solver, sampled worlds, the golden replays) on an aarch64 build under
 #                        qemu-aarch64 and on the installed build under qemu-x86_64 (Nehalem,
 #                        Penryn, Conroe; AMD's EPYC, EPYC-Rome and EPYC-Milan, whose kernel
-#                        is chosen by their pdep), each compared with the native run's hashes;
-#                        and a kernel the emulated CPU lacks refused at import
+#                        is chosen by their pdep; Haswell without AVX2), each compared with the
+#                        native run's hashes; and a kernel the emulated CPU lacks refused at
+#                        import, naming the extension
 # The emulated builds use the `cross` profile (Cargo.toml: optimized, without whole-program
 # optimization) so that they compile in minutes and run in seconds under emulation.
 set -euo pipefail
@@ -21,6 +22,8 @@ AARCH64=aarch64-unknown-linux-gnu
 ROOT=$PWD/target/cross/arm64-root
 # x86-64 CPU models: without BMI2 and AVX-512 (x86-64-v2), and below x86-64-v2.
 X86_MODELS=(Nehalem Penryn Conroe)
+# A CPU with BMI2 but without AVX2.
+NO_AVX2=Haswell,-avx2
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L $ROOT"
 
@@ -97,14 +100,20 @@ python() {
     same_as_native "x86-64 EPYC-Rome, TARABISH_KERNEL=bmi2" \
         "$(TARABISH_KERNEL=bmi2 qemu_x86 EPYC-Rome "$interpreter" tests/crossprobe.py)" \
         "$native" "bmi2 portable,bmi2"
+    # BMI2 without AVX2, which the bmi2 kernel needs too: the portable kernel alone.
+    same_as_native "x86-64 $NO_AVX2" \
+        "$(qemu_x86 "$NO_AVX2" "$interpreter" tests/crossprobe.py)" "$native"
     # A kernel the CPU lacks refuses the import, naming the extension.
-    refused=$(TARABISH_KERNEL=bmi2 qemu_x86 Nehalem "$interpreter" \
-        -c 'import tarabish; tarabish.HandState' 2>&1 || true)
-    echo "cross: x86-64 Nehalem, TARABISH_KERNEL=bmi2: ${refused##*$'\n'}"
-    if [[ "$refused" != *"ImportError: TARABISH_KERNEL=bmi2: this CPU lacks bmi1"* ]]; then
-        echo "cross: the bmi2 kernel was not refused on Nehalem" >&2
-        exit 1
-    fi
+    for case in "Nehalem bmi1" "$NO_AVX2 avx2"; do
+        local model=${case% *} missing=${case#* }
+        refused=$(TARABISH_KERNEL=bmi2 qemu_x86 "$model" "$interpreter" \
+            -c 'import tarabish; tarabish.HandState' 2>&1 || true)
+        echo "cross: x86-64 $model, TARABISH_KERNEL=bmi2: ${refused##*$'\n'}"
+        if [[ "$refused" != *"ImportError: TARABISH_KERNEL=bmi2: this CPU lacks $missing"* ]]; then
+            echo "cross: the bmi2 kernel was not refused for $missing on $model" >&2
+            exit 1
+        fi
+    done
     echo "cross: the extension for $AARCH64"
     # As maturin builds it: an extension module, not linked to a libpython.
     PYO3_BUILD_EXTENSION_MODULE=1 debian_cargo /usr/bin/cargo build --quiet --profile cross \
