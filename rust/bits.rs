@@ -3,7 +3,8 @@
 //! when the CPU has them (rust/cpu.rs detects them at run time, so the portable wheel still
 //! gets them); hot loops run a BMI2 copy of themselves (`select_with::<true>` inlined into a
 //! `#[target_feature(enable = "bmi1,bmi2,popcnt,avx2")]` body). Elsewhere (the portable kernel:
-//! baseline x86-64 has neither instruction, aarch64 has no `pdep`) a broadword select: the
+//! baseline x86-64 has neither instruction, aarch64 has no `pdep`; and the BMI2 copy of AMD's
+//! CPUs whose `pdep` is microcoded, rust/cpu.rs) a broadword select: the
 //! bytes' running counts, one compare of all eight bytes against `k` at once, and a table of
 //! the k-th bit of a byte, with no branch (a loop of `k` steps ends at a random point, and its
 //! mispredicted end cost more than the select: docs/SEARCH.md "The playout kernel").
@@ -79,21 +80,22 @@ struct Select {
 impl crate::cpu::Job for Select {
     type Output = u32;
     #[inline(always)]
-    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> u32 {
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) -> u32 {
         // SAFETY: the caller's guarantee.
-        unsafe { select_with::<BMI2>(self.mask, self.k) }
+        unsafe { select_with::<PDEP>(self.mask, self.k) }
     }
 }
 
-/// [`select`] with the instruction set chosen by the caller.
+/// [`select`] by BMI2's `pdep` with `PDEP = true` (a kernel's copy where the CPU runs it as
+/// one fast instruction), else the broadword select.
 ///
 /// # Safety
-/// With `BMI2 = true` the CPU must support BMI2 (a [`crate::cpu::KernelSet`] with it).
+/// With `PDEP = true` the CPU must support BMI2 (a [`crate::cpu::KernelSet`] with it).
 #[inline(always)]
-pub unsafe fn select_with<const BMI2: bool>(mask: u64, k: u32) -> u32 {
+pub unsafe fn select_with<const PDEP: bool>(mask: u64, k: u32) -> u32 {
     debug_assert!(k < mask.count_ones());
     #[cfg(target_arch = "x86_64")]
-    if BMI2 {
+    if PDEP {
         // SAFETY: the caller guarantees BMI2.
         return unsafe { core::arch::x86_64::_pdep_u64(1u64 << k, mask) }.trailing_zeros();
     }

@@ -6,9 +6,10 @@
 //! one, after detecting them, so [`KernelSet::run`] is where the `unsafe` of "the features are
 //! present" is written, once, for every call site. `TARABISH_KERNEL=portable|bmi2|avx512`
 //! forces one (for tests and benchmarks); a kernel the CPU lacks is refused with the missing
-//! extension named ([`KernelError`]). Unforced, the fastest kernel the CPU runs is chosen,
-//! but the portable one on AMD CPUs whose BMI2 `pdep` is microcoded (before Zen 3). Off
-//! x86-64 the portable kernel is the only one.
+//! extension named ([`KernelError`]). Unforced, the fastest kernel the CPU runs is chosen. On
+//! AMD CPUs whose BMI2 `pdep` is microcoded (before Zen 3) the BMI2 kernel picks a mask's k-th
+//! card by the portable kernel's broadword select instead (a copy of its own, with the same
+//! results). Off x86-64 the portable kernel is the only one.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -208,7 +209,12 @@ impl std::error::Error for KernelError {}
 /// A kernel this CPU runs: only this module makes one, after detecting the kernel's
 /// extensions, so holding one proves the CPU has them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelSet(Kernel);
+pub struct KernelSet {
+    kernel: Kernel,
+    /// Whether the kernel's copy picks a mask's k-th card by BMI2's `pdep`: not in the portable
+    /// kernel, nor where the CPU runs `pdep` in microcode ([`pdep_is_microcoded`]).
+    pdep: bool,
+}
 
 /// Work with a copy for each kernel: [`KernelSet::run`] calls [`Job::run`] with the kernel's
 /// instruction sets enabled, so the copy inlined into it is compiled for them.
@@ -220,44 +226,67 @@ pub trait Job {
     const AVX512: bool = false;
 
     /// Does the work. Implementations are `#[inline(always)]`, so that the kernel's copy is
-    /// compiled inside [`KernelSet::run`]'s target-feature function.
+    /// compiled inside [`KernelSet::run`]'s target-feature function. `PDEP` says whether to
+    /// pick a mask's k-th card by `pdep` (only with `BMI2`; `select_with` in rust/bits.rs).
     ///
     /// # Safety
     /// With `BMI2 = true` the CPU has BMI1, BMI2, POPCNT and AVX2; with `AVX512 = true` also every
-    /// extension of [`Kernel::Avx512`].
-    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> Self::Output;
+    /// extension of [`Kernel::Avx512`]; `PDEP = true` only with `BMI2 = true`.
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) -> Self::Output;
 }
 
 impl KernelSet {
     /// The portable kernel, which every CPU runs.
-    pub const PORTABLE: KernelSet = KernelSet(Kernel::Portable);
+    pub const PORTABLE: KernelSet = KernelSet {
+        kernel: Kernel::Portable,
+        pdep: false,
+    };
 
     /// `kernel`, if this CPU runs it.
     pub fn of(kernel: Kernel) -> Result<KernelSet, KernelError> {
         match kernel.missing() {
-            None => Ok(KernelSet(kernel)),
+            None => Ok(KernelSet {
+                kernel,
+                pdep: kernel != Kernel::Portable && !pdep_is_microcoded(),
+            }),
             Some(feature) => Err(KernelError::Missing { kernel, feature }),
         }
     }
 
     /// The kernel.
     pub const fn kernel(self) -> Kernel {
-        self.0
+        self.kernel
     }
 
     /// The kernel's name.
     pub const fn name(self) -> &'static str {
-        self.0.name()
+        self.kernel.name()
     }
 
     /// Whether the kernel has BMI2 (with BMI1, POPCNT and AVX2).
     pub const fn bmi2(self) -> bool {
-        !matches!(self.0, Kernel::Portable)
+        !matches!(self.kernel, Kernel::Portable)
     }
 
     /// Whether the kernel has the AVX-512 extensions.
     pub const fn avx512(self) -> bool {
-        matches!(self.0, Kernel::Avx512)
+        matches!(self.kernel, Kernel::Avx512)
+    }
+
+    /// Whether the kernel picks a mask's k-th card by BMI2's `pdep` (where the CPU runs it as
+    /// one fast instruction), not by the broadword select.
+    pub const fn pdep(self) -> bool {
+        self.pdep
+    }
+
+    /// This kernel with the broadword select instead of `pdep`, as a CPU whose `pdep` is
+    /// microcoded runs it, for the tests that compare every copy.
+    #[cfg(test)]
+    pub(crate) const fn without_pdep(self) -> KernelSet {
+        KernelSet {
+            pdep: false,
+            ..self
+        }
     }
 
     /// Every kernel this CPU runs, slowest first.
@@ -267,18 +296,13 @@ impl KernelSet {
             .filter_map(|kernel| KernelSet::of(kernel).ok())
     }
 
-    /// The kernel an unset `TARABISH_KERNEL` chooses: the fastest this CPU runs, but the
-    /// portable one where `pdep` is microcoded ([`pdep_is_microcoded`]), which the other
-    /// kernels run at every choice of a card.
+    /// The kernel an unset `TARABISH_KERNEL` chooses: the fastest this CPU runs.
     fn preferred() -> KernelSet {
-        if pdep_is_microcoded() {
-            return KernelSet::PORTABLE;
-        }
         KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)
     }
 
-    /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs, but the
-    /// portable one where BMI2's `pdep` is microcoded), read and checked once.
+    /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs), read
+    /// and checked once.
     pub fn selected() -> Result<KernelSet, KernelError> {
         static SELECTED: OnceLock<Result<KernelSet, KernelError>> = OnceLock::new();
         SELECTED
@@ -305,34 +329,37 @@ impl KernelSet {
     /// `job`'s copy for this kernel.
     #[inline]
     pub fn run<J: Job>(self, job: J) -> J::Output {
-        match self.0 {
+        match self.kernel {
             // SAFETY: the portable copy has no requirement.
-            Kernel::Portable => unsafe { job.run::<false, false>() },
-            // SAFETY: a KernelSet of BMI2 exists only where the CPU has its extensions
-            // (`KernelSet::of`), which is all the copy needs.
+            Kernel::Portable => unsafe { job.run::<false, false, false>() },
+            // SAFETY: a KernelSet of AVX-512 exists only where the CPU has its extensions
+            // (`KernelSet::of`), which is all the copy needs. (No CPU with AVX-512 has a
+            // microcoded `pdep`: AMD's first is Zen 4.)
             #[cfg(target_arch = "x86_64")]
-            Kernel::Bmi2 => unsafe { run_bmi2(job) },
-            // SAFETY: likewise for AVX-512's.
+            Kernel::Avx512 if J::AVX512 && self.pdep => unsafe { run_avx512(job) },
+            // SAFETY: likewise for BMI2's, which the AVX-512 kernel's extensions include.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 if J::AVX512 => unsafe { run_avx512(job) },
-            // SAFETY: the AVX-512 kernel's extensions include BMI2's.
+            Kernel::Bmi2 | Kernel::Avx512 if self.pdep => unsafe { run_bmi2::<J, true>(job) },
+            // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx512 => unsafe { run_bmi2(job) },
+            Kernel::Bmi2 | Kernel::Avx512 => unsafe { run_bmi2::<J, false>(job) },
             // SAFETY: the portable copy has no requirement (`KernelSet::of` refuses the others
             // off x86-64).
             #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Bmi2 | Kernel::Avx512 => unsafe { job.run::<false, false>() },
+            Kernel::Bmi2 | Kernel::Avx512 => unsafe { job.run::<false, false, false>() },
         }
     }
 }
 
+/// The BMI2 copy, selecting by `pdep` with `PDEP = true`.
+///
 /// # Safety
 /// The CPU has BMI1, BMI2, POPCNT and AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi1,bmi2,popcnt,avx2")]
-unsafe fn run_bmi2<J: Job>(job: J) -> J::Output {
+unsafe fn run_bmi2<J: Job, const PDEP: bool>(job: J) -> J::Output {
     // SAFETY: this function's features are the copy's.
-    unsafe { job.run::<true, false>() }
+    unsafe { job.run::<true, false, PDEP>() }
 }
 
 /// # Safety
@@ -343,14 +370,28 @@ unsafe fn run_bmi2<J: Job>(job: J) -> J::Output {
 #[target_feature(enable = "bmi1,bmi2,popcnt,avx512f,avx512bw,avx512vl,avx512bitalg")]
 unsafe fn run_avx512<J: Job>(job: J) -> J::Output {
     // SAFETY: this function's features are the copy's.
-    unsafe { job.run::<true, true>() }
+    unsafe { job.run::<true, true, true>() }
 }
 
-/// The kernels a test compares: every one this CPU runs, named on the test's output.
+/// The kernels a test compares: every one this CPU runs, and the BMI2 copy with the broadword
+/// select where the CPU runs that kernel with `pdep`, named on the test's output.
 #[cfg(test)]
 pub(crate) fn kernels_compared(test: &str) -> Vec<KernelSet> {
-    let kernels: Vec<KernelSet> = KernelSet::available().collect();
-    let names: Vec<&str> = kernels.iter().map(|k| k.name()).collect();
+    let mut kernels: Vec<KernelSet> = KernelSet::available().collect();
+    // The BMI2 copy with the broadword select, as a CPU with a microcoded `pdep` runs it.
+    if let Some(bmi2) = kernels
+        .iter()
+        .find(|k| k.kernel() == Kernel::Bmi2 && k.pdep())
+    {
+        kernels.push(bmi2.without_pdep());
+    }
+    let names: Vec<String> = kernels
+        .iter()
+        .map(|k| match (k.bmi2(), k.pdep()) {
+            (true, false) => format!("{} without pdep", k.name()),
+            _ => k.name().to_string(),
+        })
+        .collect();
     eprintln!("{test}: compared on the kernels {}", names.join(", "));
     kernels
 }
@@ -415,8 +456,8 @@ mod tests {
         assert_eq!(kernels, [Kernel::Portable]);
     }
 
-    /// CPUID signatures of real CPUs: AMD's with a microcoded `pdep` (and Hygon's) choose the
-    /// portable kernel, Zen 3 and later and Intel's do not.
+    /// CPUID signatures of real CPUs: AMD's with a microcoded `pdep` (and Hygon's) are told
+    /// apart (their BMI2 kernel selects without it), Zen 3 and later and Intel's are not.
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn microcoded_pdep_is_told_by_vendor_and_family() {

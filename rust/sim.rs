@@ -220,16 +220,19 @@ struct RandomHand<'a> {
 impl crate::cpu::Job for RandomHand<'_> {
     type Output = Hand;
     #[inline(always)]
-    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> Hand {
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) -> Hand {
         // SAFETY: the caller's guarantee.
-        unsafe { play_random_hand_with::<BMI2>(self.batch, self.index) }
+        unsafe { play_random_hand_with::<BMI2, PDEP>(self.batch, self.index) }
     }
 }
 
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> Hand {
+unsafe fn play_random_hand_with<const BMI2: bool, const PDEP: bool>(
+    batch: &Batch,
+    index: u64,
+) -> Hand {
     let mut rng = SplitMix64::new(derive(batch.seed, index));
     let dealer = seat_of(index);
     let mut hand = Hand::from_deal(deal_with(&mut rng, dealer), dealer, batch.rules, [0, 0]);
@@ -237,13 +240,13 @@ unsafe fn play_random_hand_with<const BMI2: bool>(batch: &Batch, index: u64) -> 
         let mask = hand.legal_mask();
         // SAFETY (the count and the select): passed on from the caller.
         let k = rng.below(unsafe { count_with::<BMI2>(mask) });
-        hand.apply_unchecked(unsafe { select_with::<BMI2>(mask, k) } as u8);
+        hand.apply_unchecked(unsafe { select_with::<PDEP>(mask, k) } as u8);
     }
     while hand.phase() == Phase::Play {
         let cards = hand.legal_cards().bits();
         // SAFETY (the count and the select): passed on from the caller.
         let k = rng.below(unsafe { count_with::<BMI2>(cards) });
-        let index = unsafe { select_with::<BMI2>(cards, k) } as u8;
+        let index = unsafe { select_with::<PDEP>(cards, k) } as u8;
         hand.play_unchecked(Card::from_index_unchecked(index));
     }
     hand

@@ -516,7 +516,7 @@ trait World: Copy {
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
     /// [`crate::cpu::Kernel::Avx512`].
-    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
+    unsafe fn finish<const BMI2: bool, const AVX512: bool, const PDEP: bool>(
         self,
         playout: Playout,
         rng: &mut SplitMix64,
@@ -526,7 +526,7 @@ trait World: Copy {
     /// # Safety
     /// As [`World::finish`].
     #[inline(always)]
-    unsafe fn finish_all<const BMI2: bool, const AVX512: bool>(
+    unsafe fn finish_all<const BMI2: bool, const AVX512: bool, const PDEP: bool>(
         worlds: &mut [Self],
         playout: Playout,
         rng: &mut SplitMix64,
@@ -534,7 +534,7 @@ trait World: Copy {
         let mut scores = [[0; 2]; BATCH];
         for (score, world) in scores.iter_mut().zip(worlds.iter()) {
             // SAFETY: the caller's guarantee.
-            *score = unsafe { world.finish::<BMI2, AVX512>(playout, rng) };
+            *score = unsafe { world.finish::<BMI2, AVX512, PDEP>(playout, rng) };
         }
         scores
     }
@@ -558,7 +558,7 @@ impl World for Hand {
         self.is_terminal()
     }
     #[inline]
-    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
+    unsafe fn finish<const BMI2: bool, const AVX512: bool, const PDEP: bool>(
         mut self,
         playout: Playout,
         rng: &mut SplitMix64,
@@ -569,7 +569,7 @@ impl World for Hand {
         }
         match Rollout::of(&self) {
             // SAFETY: the caller's guarantee.
-            Some(rollout) => unsafe { rollout.finish::<BMI2, AVX512>(playout, rng) },
+            Some(rollout) => unsafe { rollout.finish::<BMI2, AVX512, PDEP>(playout, rng) },
             None => self.score(),
         }
     }
@@ -593,21 +593,21 @@ impl World for Rollout {
         Rollout::is_over(self)
     }
     #[inline(always)]
-    unsafe fn finish<const BMI2: bool, const AVX512: bool>(
+    unsafe fn finish<const BMI2: bool, const AVX512: bool, const PDEP: bool>(
         mut self,
         playout: Playout,
         rng: &mut SplitMix64,
     ) -> [u32; 2] {
         match playout {
             // SAFETY: the caller's guarantee.
-            Playout::Random => unsafe { self.finish_random::<BMI2>(rng, AVX512) },
+            Playout::Random => unsafe { self.finish_random::<BMI2, PDEP>(rng, AVX512) },
             // SAFETY: the caller's guarantee.
-            Playout::Greedy => unsafe { greedy_playout::<BMI2>(&mut self, rng) },
+            Playout::Greedy => unsafe { greedy_playout::<BMI2, PDEP>(&mut self, rng) },
         }
         self.score()
     }
     #[inline(always)]
-    unsafe fn finish_all<const BMI2: bool, const AVX512: bool>(
+    unsafe fn finish_all<const BMI2: bool, const AVX512: bool, const PDEP: bool>(
         worlds: &mut [Rollout],
         playout: Playout,
         rng: &mut SplitMix64,
@@ -615,12 +615,12 @@ impl World for Rollout {
         match playout {
             // SAFETY: the caller's guarantee.
             Playout::Random => unsafe {
-                Rollout::finish_random_together::<BMI2>(worlds, rng, AVX512)
+                Rollout::finish_random_together::<BMI2, PDEP>(worlds, rng, AVX512)
             },
             Playout::Greedy => worlds
                 .iter_mut()
                 // SAFETY: the caller's guarantee.
-                .for_each(|world| unsafe { greedy_playout::<BMI2>(world, rng) }),
+                .for_each(|world| unsafe { greedy_playout::<BMI2, PDEP>(world, rng) }),
         }
         let mut scores = [[0; 2]; BATCH];
         for (score, world) in scores.iter_mut().zip(worlds.iter()) {
@@ -730,7 +730,7 @@ impl<W: World, D: Fn(&mut SplitMix64, &mut [W])> Job for Grow<'_, W, D> {
     // run there (rust/search/ismcts/avx512.rs, rust/search/rollout/avx512.rs).
     const AVX512: bool = true;
     #[inline(always)]
-    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> [u64; 64] {
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) -> [u64; 64] {
         let Grow {
             tree,
             draw,
@@ -740,7 +740,9 @@ impl<W: World, D: Fn(&mut SplitMix64, &mut [W])> Job for Grow<'_, W, D> {
             seed,
         } = self;
         // SAFETY: the caller's guarantee.
-        unsafe { grow_with::<BMI2, AVX512, W>(tree, draw, template, params, iterations, seed) }
+        unsafe {
+            grow_with::<BMI2, AVX512, PDEP, W>(tree, draw, template, params, iterations, seed)
+        }
     }
 }
 
@@ -752,7 +754,7 @@ impl<W: World, D: Fn(&mut SplitMix64, &mut [W])> Job for Grow<'_, W, D> {
 /// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
 /// [`crate::cpu::Kernel::Avx512`].
 #[inline(always)]
-unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
+unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>(
     tree: &mut Tree,
     draw: &impl Fn(&mut SplitMix64, &mut [W]),
     template: W,
@@ -795,14 +797,16 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, W: World>(
                 .first_chunk_mut::<MAX_DEPTH>()
                 .expect("the trail has room for a path after the batch's paths");
             // SAFETY: the caller's guarantee.
-            let depth = unsafe { walk::<BMI2, AVX512, W>(tree, world, c, sqrt_ln, &mut rng, path) };
+            let depth =
+                unsafe { walk::<BMI2, AVX512, PDEP, W>(tree, world, c, sqrt_ln, &mut rng, path) };
             // A whole path's room, in fixed-size stores: its length is not known before.
             walk_of[trail_len..][..MAX_DEPTH].fill(k as u8);
             trail_len += depth;
         }
         // SAFETY: the caller's guarantee.
-        let scores =
-            unsafe { W::finish_all::<BMI2, AVX512>(&mut worlds[..size], params.playout, &mut rng) };
+        let scores = unsafe {
+            W::finish_all::<BMI2, AVX512, PDEP>(&mut worlds[..size], params.playout, &mut rng)
+        };
         let mut shares = [[0.0; 2]; BATCH];
         for (share, &score) in shares.iter_mut().zip(&scores[..size]) {
             *share = score_shares(score);
@@ -895,7 +899,7 @@ const MAX_DEPTH: usize = 48;
 /// With `BMI2 = true` the CPU must support BMI2; with `AVX512 = true` the extensions of
 /// [`avx512::score_block`].
 #[inline(always)]
-unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
+unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>(
     tree: &mut Tree,
     world: &mut W,
     c: f32,
@@ -940,7 +944,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
         if untried != 0 && !tree.is_full() {
             // SAFETY: the caller's guarantee.
             let action =
-                unsafe { select_with::<BMI2>(untried, rng.below(untried.count_ones())) } as u8;
+                unsafe { select_with::<PDEP>(untried, rng.below(untried.count_ones())) } as u8;
             path[depth] = tree.add_child(node, free, last, action, mover);
             world.apply(action);
             return depth + 1;
@@ -966,7 +970,10 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, W: World>(
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn greedy_playout<const BMI2: bool>(world: &mut Rollout, rng: &mut SplitMix64) {
+unsafe fn greedy_playout<const BMI2: bool, const PDEP: bool>(
+    world: &mut Rollout,
+    rng: &mut SplitMix64,
+) {
     let orders = greedy_orders();
     let trump = world.trump();
     while !world.is_over() {
@@ -974,7 +981,7 @@ unsafe fn greedy_playout<const BMI2: bool>(world: &mut Rollout, rng: &mut SplitM
         let position = world.trick_len();
         let card = if position == 0 || cards.len() == 1 {
             // SAFETY: the caller's guarantee.
-            unsafe { select_with::<BMI2>(cards.bits(), rng.below(cards.len())) as u8 }
+            unsafe { select_with::<PDEP>(cards.bits(), rng.below(cards.len())) as u8 }
         } else if world.partner_wins() {
             let plain = cards.minus(trump.mask());
             let pool = if plain.is_empty() { cards } else { plain };

@@ -312,13 +312,15 @@ impl Rollout {
     /// # Safety
     /// As [`Rollout::finish_random_together`].
     #[inline(always)]
-    pub(crate) unsafe fn finish_random<const BMI2: bool>(
+    pub(crate) unsafe fn finish_random<const BMI2: bool, const PDEP: bool>(
         &mut self,
         rng: &mut SplitMix64,
         vector: bool,
     ) {
         // SAFETY: the caller's guarantee.
-        unsafe { Rollout::finish_random_together::<BMI2>(std::slice::from_mut(self), rng, vector) }
+        unsafe {
+            Rollout::finish_random_together::<BMI2, PDEP>(std::slice::from_mut(self), rng, vector)
+        }
     }
 
     /// Plays each of `worlds` to the end with uniformly random legal cards, one card of each
@@ -334,7 +336,7 @@ impl Rollout {
     /// With `BMI2 = true` the CPU must support BMI2; with `vector`, the extensions of
     /// [`crate::cpu::Kernel::Avx512`] (a [`crate::cpu::KernelSet`] with them).
     #[inline(always)]
-    pub(crate) unsafe fn finish_random_together<const BMI2: bool>(
+    pub(crate) unsafe fn finish_random_together<const BMI2: bool, const PDEP: bool>(
         worlds: &mut [Rollout],
         rng: &mut SplitMix64,
         #[cfg_attr(not(target_arch = "x86_64"), expect(unused_variables))] vector: bool,
@@ -348,7 +350,7 @@ impl Rollout {
         for _ in 1..TRICK_CARDS {
             for world in worlds.iter_mut().filter(|world| world.trick_len != 0) {
                 // SAFETY: the caller's guarantee.
-                let index = unsafe { random_card::<BMI2>(world.legal().bits(), rng) };
+                let index = unsafe { random_card::<BMI2, PDEP>(world.legal().bits(), rng) };
                 world.play(Card::from_index_unchecked(index as u8));
             }
         }
@@ -363,10 +365,10 @@ impl Rollout {
             }
             // SAFETY: the caller's guarantee.
             unsafe {
-                Rollout::random_round::<BMI2, 0>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, 1>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, 2>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, 3>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, PDEP, 0>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, PDEP, 1>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, PDEP, 2>(worlds, playing, rng);
+                Rollout::random_round::<BMI2, PDEP, 3>(worlds, playing, rng);
             }
         }
         for world in worlds.iter_mut() {
@@ -386,7 +388,7 @@ impl Rollout {
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2.
     #[inline(always)]
-    unsafe fn random_round<const BMI2: bool, const POSITION: u8>(
+    unsafe fn random_round<const BMI2: bool, const PDEP: bool, const POSITION: u8>(
         worlds: &mut [Rollout],
         playing: u32,
         rng: &mut SplitMix64,
@@ -400,7 +402,7 @@ impl Rollout {
             };
             if playing & (1 << k) != 0 {
                 // SAFETY: the caller's guarantee.
-                let index = unsafe { choose::<BMI2>(world.legal_at::<POSITION>(), draw) };
+                let index = unsafe { choose::<BMI2, PDEP>(world.legal_at::<POSITION>(), draw) };
                 world.play_at::<POSITION>(index);
             }
         }
@@ -455,9 +457,12 @@ impl Rollout {
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn random_card<const BMI2: bool>(cards: u64, rng: &mut SplitMix64) -> usize {
+unsafe fn random_card<const BMI2: bool, const PDEP: bool>(
+    cards: u64,
+    rng: &mut SplitMix64,
+) -> usize {
     // SAFETY: the caller's guarantee.
-    unsafe { choose::<BMI2>(cards, rng.next_u64()) }
+    unsafe { choose::<BMI2, PDEP>(cards, rng.next_u64()) }
 }
 
 /// The index of the card of `cards` (not empty) that the low 32 bits of `draw` choose,
@@ -466,14 +471,14 @@ unsafe fn random_card<const BMI2: bool>(cards: u64, rng: &mut SplitMix64) -> usi
 /// # Safety
 /// With `BMI2 = true` the CPU must support BMI2.
 #[inline(always)]
-unsafe fn choose<const BMI2: bool>(cards: u64, draw: u64) -> usize {
+unsafe fn choose<const BMI2: bool, const PDEP: bool>(cards: u64, draw: u64) -> usize {
     // Multiply-shift on 32 bits: a choice among at most 9 cards is off uniform by less than
     // 2^-29.
     // SAFETY: the caller's guarantee (the portable count's work is the portable select's
     // first step, computed once).
     unsafe {
         let k = (((draw & HALF) * count_with::<BMI2>(cards) as u64) >> 32) as u32;
-        select_with::<BMI2>(cards, k) as usize
+        select_with::<PDEP>(cards, k) as usize
     }
 }
 
@@ -674,9 +679,9 @@ mod tests {
         type Output = ();
         const AVX512: bool = true;
         #[inline(always)]
-        unsafe fn run<const BMI2: bool, const AVX512: bool>(self) {
+        unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) {
             // SAFETY: the caller's guarantee.
-            unsafe { Rollout::finish_random_together::<BMI2>(self.worlds, self.rng, AVX512) }
+            unsafe { Rollout::finish_random_together::<BMI2, PDEP>(self.worlds, self.rng, AVX512) }
         }
     }
 
@@ -691,7 +696,7 @@ mod tests {
         for seed in 0..50 {
             let mut portable = kernel;
             // SAFETY: the portable path has no requirement.
-            unsafe { portable.finish_random::<false>(&mut SplitMix64::new(seed), false) };
+            unsafe { portable.finish_random::<false, false>(&mut SplitMix64::new(seed), false) };
             for &set in &kernels {
                 let mut fast = kernel;
                 set.run(FinishTogether {

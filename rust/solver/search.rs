@@ -194,7 +194,7 @@ struct Root<'a, 'b> {
 impl Job for Root<'_, '_> {
     type Output = i32;
     #[inline(always)]
-    unsafe fn run<const BMI2: bool, const AVX512: bool>(self) -> i32 {
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) -> i32 {
         // SAFETY: the caller's guarantee.
         unsafe { self.search.recurse::<BMI2>(self.pos, self.beta) }
     }
