@@ -273,12 +273,6 @@ impl KernelSet {
         matches!(self.kernel, Kernel::Avx512)
     }
 
-    /// Whether the kernel picks a mask's k-th card by BMI2's `pdep` (where the CPU runs it as
-    /// one fast instruction), not by the broadword select.
-    pub const fn pdep(self) -> bool {
-        self.pdep
-    }
-
     /// This kernel with the broadword select instead of `pdep`, as a CPU whose `pdep` is
     /// microcoded runs it, for the tests that compare every copy.
     #[cfg(test)]
@@ -296,11 +290,6 @@ impl KernelSet {
             .filter_map(|kernel| KernelSet::of(kernel).ok())
     }
 
-    /// The kernel an unset `TARABISH_KERNEL` chooses: the fastest this CPU runs.
-    fn preferred() -> KernelSet {
-        KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)
-    }
-
     /// The kernel `TARABISH_KERNEL` names (unset or empty: the fastest this CPU runs), read
     /// and checked once.
     pub fn selected() -> Result<KernelSet, KernelError> {
@@ -311,7 +300,7 @@ impl KernelSet {
                     let kernel = Kernel::ALL.into_iter().find(|k| k.name() == name);
                     KernelSet::of(kernel.ok_or(KernelError::Unknown(name))?)
                 }
-                _ => Ok(KernelSet::preferred()),
+                _ => Ok(KernelSet::available().last().unwrap_or(KernelSet::PORTABLE)),
             })
             .clone()
     }
@@ -379,15 +368,12 @@ unsafe fn run_avx512<J: Job>(job: J) -> J::Output {
 pub(crate) fn kernels_compared(test: &str) -> Vec<KernelSet> {
     let mut kernels: Vec<KernelSet> = KernelSet::available().collect();
     // The BMI2 copy with the broadword select, as a CPU with a microcoded `pdep` runs it.
-    if let Some(bmi2) = kernels
-        .iter()
-        .find(|k| k.kernel() == Kernel::Bmi2 && k.pdep())
-    {
+    if let Some(bmi2) = kernels.iter().find(|k| k.kernel == Kernel::Bmi2 && k.pdep) {
         kernels.push(bmi2.without_pdep());
     }
     let names: Vec<String> = kernels
         .iter()
-        .map(|k| match (k.bmi2(), k.pdep()) {
+        .map(|k| match (k.bmi2(), k.pdep) {
             (true, false) => format!("{} without pdep", k.name()),
             _ => k.name().to_string(),
         })

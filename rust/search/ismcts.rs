@@ -1227,10 +1227,8 @@ mod tests {
             }
             let legal = rng.next_u64();
             let c = [0.7, 0.0, 1.3][round % 3];
-            let expected_block = {
-                let mut scalar = block;
-                (score_block(&mut scalar, legal, c, sqrt_ln), scalar)
-            };
+            let mut scalar = block;
+            let expected = score_block(&mut scalar, legal, c, sqrt_ln);
             let mut copies = Vec::new();
             if avx2 {
                 let mut vector = block;
@@ -1244,7 +1242,6 @@ mod tests {
                 let got = unsafe { avx512::score_block(&mut vector, legal, c, sqrt_ln) };
                 copies.push(("avx512", got, vector));
             }
-            let (expected, scalar) = expected_block;
             for (name, got, vector) in copies {
                 assert_eq!(
                     (got.0.to_bits(), got.1, got.2),

@@ -7,10 +7,20 @@
 //! compare the paths).
 
 use core::arch::x86_64::*;
+use core::mem::{align_of, offset_of};
 
 use super::{explore_term, Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
 
+// The layout this copy and the AVX-512 one rely on: a block in one register of eight lanes,
+// each field loaded and stored by aligned 256-bit accesses.
 const _: () = assert!(BLOCK == 8, "a block is one register of eight 32-bit lanes");
+const _: () = assert!(
+    align_of::<Block>().is_multiple_of(32)
+        && offset_of!(Block, mean).is_multiple_of(32)
+        && offset_of!(Block, scale).is_multiple_of(32)
+        && offset_of!(Block, explore).is_multiple_of(32)
+        && offset_of!(Block, available).is_multiple_of(32)
+);
 /// The bits of each half of a legal set, shifted in 32-bit lanes.
 const HALF_BITS: i32 = 32;
 /// The sign bit of a 32-bit lane, which a blend reads.
@@ -45,7 +55,7 @@ pub(super) fn score_block(
     );
     let available = _mm256_and_si256(_mm256_or_si256(low, high), _mm256_set1_epi32(1));
     // SAFETY: `available` is BLOCK = 8 u32s, one 256-bit register, at a multiple of 32 bytes
-    // of a 64-byte aligned `Block` (the layout rust/search/ismcts/avx512.rs asserts).
+    // of a 64-byte aligned `Block` (asserted above).
     let counts = unsafe { _mm256_load_si256(children.available.as_ptr().cast()) };
     let counts = _mm256_add_epi32(counts, available);
     // SAFETY: as above.
@@ -84,8 +94,7 @@ pub(super) fn score_block(
 #[target_feature(enable = "avx2")]
 pub(super) fn scores(children: &Block, c: f32) -> __m256 {
     // SAFETY: `mean`, `scale` and `explore` are BLOCK = 8 f32s each, one 256-bit register, at
-    // multiples of 32 bytes of a 64-byte aligned `Block` (rust/search/ismcts/avx512.rs asserts
-    // the layout).
+    // multiples of 32 bytes of a 64-byte aligned `Block` (asserted above).
     let (mean, scale, explore) = unsafe {
         (
             _mm256_load_ps(children.mean.as_ptr()),

@@ -9,21 +9,13 @@
 //! extensions ([`crate::cpu::Kernel::Avx512`]), a superset of those below.
 
 use core::arch::x86_64::*;
-use core::mem::{align_of, offset_of};
 
+// A block in one register of eight lanes, its fields aligned: rust/search/ismcts/avx2.rs
+// asserts the layout both copies rely on.
 use super::avx2::{best_key, explore_beyond, scores};
-use super::{Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
+use super::{Block, EMPTY, SQRT_LN_TABLE_SIZE};
 
-const _: () = assert!(BLOCK == 8, "a block is one register of eight 32-bit lanes");
-// The aligned 256-bit loads and stores below.
-const _: () = assert!(
-    align_of::<Block>().is_multiple_of(32)
-        && offset_of!(Block, mean).is_multiple_of(32)
-        && offset_of!(Block, scale).is_multiple_of(32)
-        && offset_of!(Block, explore).is_multiple_of(32)
-        && offset_of!(Block, available).is_multiple_of(32)
-);
-/// The lanes of a block: the low [`BLOCK`] bits of a mask.
+/// The lanes of a block: the low [`super::BLOCK`] bits of a mask.
 const LANES: u8 = u8::MAX;
 
 /// [`super::score_block`]: the block's used slots are those whose action is not [`EMPTY`]
@@ -47,8 +39,8 @@ pub(super) fn score_block(
     let used = _mm_cmpneq_epi8_mask(actions, _mm_set1_epi8(EMPTY as i8)) as u8 & LANES;
     let available = _mm_bitshuffle_epi64_mask(_mm_set1_epi64x(legal as i64), actions) as u8 & used;
     // SAFETY: `available` is BLOCK = 8 u32s, one 256-bit register, at a multiple of 32 bytes of
-    // a 64-byte aligned `Block` (an aligned access: the compiler's baseline tuning splits an
-    // unaligned one into two 128-bit halves).
+    // a 64-byte aligned `Block` (asserted in rust/search/ismcts/avx2.rs; an aligned access: the
+    // compiler's baseline tuning splits an unaligned one into two 128-bit halves).
     let counts = unsafe { _mm256_load_si256(children.available.as_ptr().cast()) };
     let counts = _mm256_mask_add_epi32(counts, available, counts, _mm256_set1_epi32(1));
     // SAFETY: as above.
