@@ -2,7 +2,8 @@
 name of ``tarabish`` and ``tarabish.reference`` has its own docstring, every public member of
 ``HandState`` and ``MatchState`` too (the Rust doc comments on ``#[pymethods]`` become
 ``__doc__``, shown by ``help()``), the hand-written stub ``_core.pyi`` carries the same
-docstrings for editors, and the docs cite only files that exist."""
+docstrings for editors, the docs cite only files that exist, and their complete Python
+examples run."""
 
 from __future__ import annotations
 
@@ -149,3 +150,28 @@ def test_the_text_says_what_is_not_how_the_work_was_organised() -> None:
         for match in ORGANISATION.finditer(path.read_text())
     }
     assert found == set()
+
+
+def complete_examples() -> dict[str, str]:
+    """The Python blocks of README.md and docs/ that are whole programs (they begin with an
+    import; the others are signatures or lines that go on from an example), by place."""
+    examples = {}
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        blocks = re.findall(r"```python\n(.*?)```", doc.read_text(), re.DOTALL)
+        for index, block in enumerate(blocks):
+            if block.startswith(("import ", "from ")):
+                examples[f"{doc.relative_to(ROOT)} example {index + 1}"] = block
+    return examples
+
+
+EXAMPLES = complete_examples()
+
+
+@pytest.mark.parametrize("place", sorted(EXAMPLES))
+def test_the_docs_complete_python_examples_run(place: str) -> None:
+    exec(compile(EXAMPLES[place], place, "exec"), {})
+
+
+def test_the_docs_have_complete_examples() -> None:
+    assert any(place.startswith("README.md") for place in EXAMPLES), EXAMPLES
+    assert any(place.startswith("docs/SOLVER.md") for place in EXAMPLES), EXAMPLES
