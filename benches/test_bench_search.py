@@ -90,14 +90,14 @@ def test_colver_ismcts_iterations_per_second(benchmark: Any) -> None:
         cpu_timed("colver", search), args=(COLVER_MS,), rounds=COLVER_ROUNDS, warmup_rounds=1
     )
     # The warm-up call is noted too: the rounds are the last COLVER_ROUNDS.
-    searches, cpu_seconds = searches[-COLVER_ROUNDS:], CPU_SECONDS["colver"][-COLVER_ROUNDS:]
-    assert all(stats["best_action"] in env.legal_actions() for stats in searches)
+    rounds, cpu_seconds = searches[-COLVER_ROUNDS:], CPU_SECONDS["colver"][-COLVER_ROUNDS:]
+    assert all(stats["best_action"] in env.legal_actions() for stats in rounds)
     # The median round's rate, as tarabish's is its median round's.
     RATES["colver"] = statistics.median(
-        stats["root_visits"] / (stats["elapsed_ms"] / 1000) for stats in searches
+        stats["root_visits"] / (stats["elapsed_ms"] / 1000) for stats in rounds
     )
     RATES["colver_cpu"] = statistics.median(
-        stats["root_visits"] / seconds for stats, seconds in zip(searches, cpu_seconds, strict=True)
+        stats["root_visits"] / seconds for stats, seconds in zip(rounds, cpu_seconds, strict=True)
     )
     benchmark.extra_info["iterations_per_second"] = RATES["colver"]
     if "tarabish" in RATES:
