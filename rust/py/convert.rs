@@ -63,9 +63,13 @@ pub fn invalid(py: Python<'_>, message: impl Into<String>) -> PyErr {
 }
 
 /// Interned Python objects (the 36 cards, the 4 suits) found by identity: a collision-free
-/// multiplicative hash of their addresses into their index, checked against the object.
+/// multiplicative hash of their addresses into their index, checked against the address.
 struct Interned {
     objects: Py<PyTuple>,
+    /// The objects' addresses, by index: `objects` holds them, so they stay valid and
+    /// distinct, and a lookup compares an address here instead of fetching the tuple's item
+    /// through the C API.
+    addresses: Box<[usize]>,
     /// Odd multiplier of the hash; 0 when no multiplier tried was collision-free, and then a
     /// lookup scans the objects (still exact, a little slower).
     multiplier: usize,
@@ -82,14 +86,14 @@ fn slot(pointer: usize, multiplier: usize) -> usize {
 
 impl Interned {
     fn new(objects: Bound<'_, PyTuple>) -> Interned {
-        let pointers: Vec<usize> = objects.iter().map(|o| o.as_ptr() as usize).collect();
+        let addresses: Box<[usize]> = objects.iter().map(|o| o.as_ptr() as usize).collect();
         let mut slots = Box::new([0u8; SLOTS]);
         let mut multiplier = 0;
         // 36 keys in 1024 slots: about half of all multipliers are collision-free.
         let mut candidate: usize = 0x9E37_79B9_7F4A_7C15u64 as usize | 1;
         for _ in 0..64 {
             slots.fill(0);
-            let fits = pointers.iter().enumerate().all(|(index, &p)| {
+            let fits = addresses.iter().enumerate().all(|(index, &p)| {
                 let entry = &mut slots[slot(p, candidate)];
                 let free = *entry == 0;
                 *entry = index as u8 + 1;
@@ -103,20 +107,20 @@ impl Interned {
         }
         Interned {
             objects: objects.unbind(),
+            addresses,
             multiplier,
             slots,
         }
     }
 
     #[inline]
-    fn index_of(&self, py: Python<'_>, obj: &Bound<'_, PyAny>) -> Option<usize> {
-        let objects = self.objects.bind(py);
+    fn index_of(&self, obj: &Bound<'_, PyAny>) -> Option<usize> {
+        let address = obj.as_ptr() as usize;
         if self.multiplier == 0 {
-            return objects.iter_borrowed().position(|item| item.is(obj));
+            return self.addresses.iter().position(|&known| known == address);
         }
-        let found = self.slots[slot(obj.as_ptr() as usize, self.multiplier)].checked_sub(1)?;
-        let candidate = objects.get_borrowed_item(found as usize).ok()?;
-        candidate.is(obj).then_some(found as usize)
+        let found = self.slots[slot(address, self.multiplier)].checked_sub(1)? as usize;
+        (self.addresses.get(found) == Some(&address)).then_some(found)
     }
 }
 
@@ -166,7 +170,7 @@ pub fn py_suit<'py>(py: Python<'py>, suit: Suit) -> PyResult<Bound<'py, PyAny>> 
 pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
     let py = obj.py();
     // Cards are interned (python/tarabish/_cards.py), so a card is found by identity.
-    if let Some(index) = interned(py, &CARDS, "tarabish._cards", "DECK")?.index_of(py, obj) {
+    if let Some(index) = interned(py, &CARDS, "tarabish._cards", "DECK")?.index_of(obj) {
         return Ok(Card::from_index_unchecked(index as u8));
     }
     if let Ok(text) = obj.cast::<PyString>() {
@@ -188,14 +192,15 @@ pub fn card_arg(obj: &Bound<'_, PyAny>) -> PyResult<Card> {
 /// Cards from one string (`"JH 9H"`) or an iterable of cards / card texts, in order.
 pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
     let py = obj.py();
+    let deck = interned(py, &CARDS, "tarabish._cards", "DECK")?;
+    if let Ok(list) = obj.cast::<PyList>() {
+        return at_most_a_deck(py, deck, list.iter().map(Ok));
+    }
     if let Ok(text) = obj.cast::<PyString>() {
         return parse_cards(&text_of(text)).map_err(|e| to_py_err(py, e));
     }
-    if let Ok(list) = obj.cast::<PyList>() {
-        return at_most_a_deck(py, list.iter().map(|item| card_arg(&item)));
-    }
     if let Ok(tuple) = obj.cast::<PyTuple>() {
-        return at_most_a_deck(py, tuple.iter_borrowed().map(|item| card_arg(&item)));
+        return at_most_a_deck(py, deck, tuple.iter().map(Ok));
     }
     let iter = obj.try_iter().map_err(|_| {
         invalid(
@@ -203,20 +208,29 @@ pub fn cards_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Card>> {
             format!("expected cards (a list or a string), got {}", describe(obj)),
         )
     })?;
-    at_most_a_deck(py, iter.map(|item| card_arg(&item?)))
+    at_most_a_deck(py, deck, iter)
 }
 
-/// The cards of an iterator, refused as soon as there are more than a deck's (R1.1).
-fn at_most_a_deck(
-    py: Python<'_>,
-    cards: impl Iterator<Item = PyResult<Card>>,
+/// The cards of an iterator of cards or card texts ([`card_arg`]), refused as soon as there
+/// are more than a deck's (R1.1). An interned card is looked up here, in the loop: its card
+/// stays in a register, where [`card_arg`]'s whole `PyResult` would be written out and read
+/// back for every card (a stall that was most of a short list's time).
+fn at_most_a_deck<'py>(
+    py: Python<'py>,
+    deck: &Interned,
+    items: impl Iterator<Item = PyResult<Bound<'py, PyAny>>>,
 ) -> PyResult<Vec<Card>> {
-    let mut out = Vec::new();
-    for card in cards {
+    let mut out = Vec::with_capacity(items.size_hint().0.min(MAX_CARDS));
+    for item in items {
         if out.len() == MAX_CARDS {
             return Err(to_py_err(py, too_many_cards()));
         }
-        out.push(card?);
+        let item = item?;
+        let card = match deck.index_of(&item) {
+            Some(index) => Card::from_index_unchecked(index as u8),
+            None => card_arg(&item)?,
+        };
+        out.push(card);
     }
     Ok(out)
 }
@@ -230,11 +244,11 @@ pub fn text_of<'a>(text: &'a Bound<'_, PyString>) -> std::borrow::Cow<'a, str> {
 /// A suit from a `Suit` or a suit letter.
 pub fn suit_arg(obj: &Bound<'_, PyAny>) -> PyResult<Suit> {
     let py = obj.py();
+    if let Some(index) = interned(py, &SUITS, "tarabish._cards", "Suit")?.index_of(obj) {
+        return Ok(Suit::from_index(index as u8));
+    }
     if let Ok(text) = obj.cast::<PyString>() {
         return text_of(text).parse::<Suit>().map_err(|e| to_py_err(py, e));
-    }
-    if let Some(index) = interned(py, &SUITS, "tarabish._cards", "Suit")?.index_of(py, obj) {
-        return Ok(Suit::from_index(index as u8));
     }
     if obj.is_instance(class(py, &SUIT_TYPE, "tarabish._cards", "Suit")?)? {
         let index: u8 = obj.extract()?;
