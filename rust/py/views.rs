@@ -4,7 +4,7 @@
 
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyByteArray, PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
 
 use super::convert::{class, py_card, py_card_tuple, py_suit};
 use super::primitives::{py_outcome, py_runs};
@@ -198,27 +198,30 @@ fn seat_view<'py>(py: Python<'py>, info: &InfoSet) -> PyResult<Bound<'py, PyDict
     let visible: Vec<_> = info.hand().iter().collect();
     let auction: PyResult<Vec<_>> = info.auction().map(|(s, id)| py_action(py, s, id)).collect();
     let kwargs = PyDict::new(py);
-    kwargs.set_item("seat", info.seat())?;
-    kwargs.set_item("dealer", info.dealer())?;
-    kwargs.set_item("phase", py_phase(py, info.phase())?)?;
-    kwargs.set_item("to_move", info.to_move())?;
-    kwargs.set_item("hand", py_card_tuple(py, &visible)?)?;
-    kwargs.set_item("unseen_kitty", info.unseen_kitty())?;
-    kwargs.set_item("auction", PyTuple::new(py, auction?)?)?;
-    kwargs.set_item("trump", opt_py_suit(py, info.trump())?)?;
-    kwargs.set_item("caller", info.caller())?;
-    kwargs.set_item("trick_leader", info.trick_leader())?;
+    kwargs.set_item(pyo3::intern!(py, "seat"), info.seat())?;
+    kwargs.set_item(pyo3::intern!(py, "dealer"), info.dealer())?;
+    kwargs.set_item(pyo3::intern!(py, "phase"), py_phase(py, info.phase())?)?;
+    kwargs.set_item(pyo3::intern!(py, "to_move"), info.to_move())?;
+    kwargs.set_item(pyo3::intern!(py, "hand"), py_card_tuple(py, &visible)?)?;
+    kwargs.set_item(pyo3::intern!(py, "unseen_kitty"), info.unseen_kitty())?;
+    kwargs.set_item(pyo3::intern!(py, "auction"), PyTuple::new(py, auction?)?)?;
+    kwargs.set_item(pyo3::intern!(py, "trump"), opt_py_suit(py, info.trump())?)?;
+    kwargs.set_item(pyo3::intern!(py, "caller"), info.caller())?;
+    kwargs.set_item(pyo3::intern!(py, "trick_leader"), info.trick_leader())?;
     // The current trick, in play only: a hand ended by a call mid-trick shows none (R8.2).
     let trick = if info.phase() == Phase::Play {
         info.current_trick()
     } else {
         &[]
     };
-    kwargs.set_item("trick", py_card_tuple(py, trick)?)?;
-    kwargs.set_item("announced", PyTuple::new(py, announced)?)?;
-    kwargs.set_item("bella", info.bella())?;
-    kwargs.set_item("points", PyTuple::new(py, info.points())?)?;
-    kwargs.set_item("hand_sizes", PyTuple::new(py, sizes)?)?;
+    kwargs.set_item(pyo3::intern!(py, "trick"), py_card_tuple(py, trick)?)?;
+    kwargs.set_item(pyo3::intern!(py, "announced"), PyTuple::new(py, announced)?)?;
+    kwargs.set_item(pyo3::intern!(py, "bella"), info.bella())?;
+    kwargs.set_item(
+        pyo3::intern!(py, "points"),
+        PyTuple::new(py, info.points())?,
+    )?;
+    kwargs.set_item(pyo3::intern!(py, "hand_sizes"), PyTuple::new(py, sizes)?)?;
     Ok(kwargs)
 }
 
@@ -235,10 +238,13 @@ pub fn observation<'py>(
         .map(|s| py_runs(py, info.shown(s).as_slice()))
         .collect();
     let kwargs = seat_view(py, &info)?;
-    kwargs.set_item("scores_before", PyTuple::new(py, core.scores_before())?)?;
-    kwargs.set_item("tricks", py_tricks(py, core)?)?;
-    kwargs.set_item("shown", PyTuple::new(py, shown?)?)?;
-    kwargs.set_item("runs", py_runs_result(py, hand)?)?;
+    kwargs.set_item(
+        pyo3::intern!(py, "scores_before"),
+        PyTuple::new(py, core.scores_before())?,
+    )?;
+    kwargs.set_item(pyo3::intern!(py, "tricks"), py_tricks(py, core)?)?;
+    kwargs.set_item(pyo3::intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
+    kwargs.set_item(pyo3::intern!(py, "runs"), py_runs_result(py, hand)?)?;
     class(py, &OBSERVATION_TYPE, "tarabish._views", "Observation")?.call((), Some(&kwargs))
 }
 
@@ -281,17 +287,23 @@ pub fn table_view<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<
         })
         .collect();
     let kwargs = seat_view(py, &InfoSet::of_table(hand, seat))?;
-    kwargs.set_item("scores", PyTuple::new(py, core.scores_before())?)?;
+    kwargs.set_item(
+        pyo3::intern!(py, "scores"),
+        PyTuple::new(py, core.scores_before())?,
+    )?;
     match last_trick {
-        Some(trick) => kwargs.set_item("last_trick", py_trick(py, trick)?)?,
-        None => kwargs.set_item("last_trick", py.None())?,
+        Some(trick) => kwargs.set_item(pyo3::intern!(py, "last_trick"), py_trick(py, trick)?)?,
+        None => kwargs.set_item(pyo3::intern!(py, "last_trick"), py.None())?,
     }
-    kwargs.set_item("tricks_won", PyTuple::new(py, tricks_won)?)?;
-    kwargs.set_item("shown", PyTuple::new(py, shown?)?)?;
-    kwargs.set_item("bella_forfeited", hand.bella_forfeited())?;
+    kwargs.set_item(
+        pyo3::intern!(py, "tricks_won"),
+        PyTuple::new(py, tricks_won)?,
+    )?;
+    kwargs.set_item(pyo3::intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
+    kwargs.set_item(pyo3::intern!(py, "bella_forfeited"), hand.bella_forfeited())?;
     let ids = |mask: u64| PyTuple::new(py, ids_of(mask).collect::<Vec<_>>());
-    kwargs.set_item("allowed", ids(hand.allowed_mask(seat))?)?;
-    kwargs.set_item("legal", ids(hand.legal_mask(seat))?)?;
+    kwargs.set_item(pyo3::intern!(py, "allowed"), ids(hand.allowed_mask(seat))?)?;
+    kwargs.set_item(pyo3::intern!(py, "legal"), ids(hand.legal_mask(seat))?)?;
     class(py, &TABLE_VIEW_TYPE, "tarabish._views", "TableView")?.call((), Some(&kwargs))
 }
 
@@ -305,9 +317,9 @@ fn runs_dicts<'py>(py: Python<'py>, runs: &Runs) -> PyResult<Bound<'py, PyList>>
         .iter()
         .map(|run| {
             let item = PyDict::new(py);
-            item.set_item("suit", run.suit.to_string())?;
-            item.set_item("top", run.top.to_string())?;
-            item.set_item("length", run.len)?;
+            item.set_item(pyo3::intern!(py, "suit"), run.suit.to_string())?;
+            item.set_item(pyo3::intern!(py, "top"), run.top.to_string())?;
+            item.set_item(pyo3::intern!(py, "length"), run.len)?;
             Ok(item)
         })
         .collect();
@@ -323,8 +335,8 @@ fn event_dict<'py>(
     hand_of: &dyn Fn(u32) -> TableHand,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("seq", seq)?;
-    let set = |key: &str, value: Bound<'py, PyAny>| out.set_item(key, value);
+    out.set_item(pyo3::intern!(py, "seq"), seq)?;
+    let set = |key: &Bound<'py, PyString>, value: Bound<'py, PyAny>| out.set_item(key, value);
     let int = |value: u32| value.into_pyobject(py).map(|v| v.into_any());
     let kind = match event.kind {
         EventKind::HandStart {
@@ -332,107 +344,140 @@ fn event_dict<'py>(
             dealer,
             scores,
         } => {
-            set("hand", int(hand)?)?;
-            set("dealer", int(dealer as u32)?)?;
-            set("scores", PyList::new(py, scores)?.into_any())?;
+            set(pyo3::intern!(py, "hand"), int(hand)?)?;
+            set(pyo3::intern!(py, "dealer"), int(dealer as u32)?)?;
+            set(
+                pyo3::intern!(py, "scores"),
+                PyList::new(py, scores)?.into_any(),
+            )?;
             "hand_start"
         }
         EventKind::Deal { seat, cards } => {
-            set("seat", int(seat as u32)?)?;
-            set("cards", PyList::new(py, card_texts(cards))?.into_any())?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(
+                pyo3::intern!(py, "cards"),
+                PyList::new(py, card_texts(cards))?.into_any(),
+            )?;
             "deal"
         }
         EventKind::Pass { seat } => {
-            set("seat", int(seat as u32)?)?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
             "pass"
         }
         EventKind::Call { seat, suit } => {
-            set("seat", int(seat as u32)?)?;
-            set("suit", suit.to_string().into_pyobject(py)?.into_any())?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(
+                pyo3::intern!(py, "suit"),
+                suit.to_string().into_pyobject(py)?.into_any(),
+            )?;
             "call"
         }
         EventKind::Kitty { seat, cards } => {
-            set("seat", int(seat as u32)?)?;
-            set("cards", PyList::new(py, card_texts(cards))?.into_any())?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(
+                pyo3::intern!(py, "cards"),
+                PyList::new(py, card_texts(cards))?.into_any(),
+            )?;
             "kitty"
         }
         EventKind::Announce { seat, size } => {
-            set("seat", int(seat as u32)?)?;
-            set("size", int(size)?)?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(pyo3::intern!(py, "size"), int(size)?)?;
             "announce"
         }
         EventKind::Show { seat, runs, late } => {
-            set("seat", int(seat as u32)?)?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
             let cards: CardSet = runs.cards();
             set(
-                "cards",
+                pyo3::intern!(py, "cards"),
                 PyList::new(py, card_texts(cards.iter()))?.into_any(),
             )?;
-            set("runs", runs_dicts(py, &runs)?.into_any())?;
-            set("late", late.into_pyobject(py)?.to_owned().into_any())?;
+            set(pyo3::intern!(py, "runs"), runs_dicts(py, &runs)?.into_any())?;
+            set(
+                pyo3::intern!(py, "late"),
+                late.into_pyobject(py)?.to_owned().into_any(),
+            )?;
             "show"
         }
         EventKind::Bella { seat, counts } => {
-            set("seat", int(seat as u32)?)?;
-            set("counts", counts.into_pyobject(py)?.to_owned().into_any())?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(
+                pyo3::intern!(py, "counts"),
+                counts.into_pyobject(py)?.to_owned().into_any(),
+            )?;
             "bella"
         }
         EventKind::Play { seat, card } => {
-            set("seat", int(seat as u32)?)?;
-            set("card", card.to_string().into_pyobject(py)?.into_any())?;
+            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(
+                pyo3::intern!(py, "card"),
+                card.to_string().into_pyobject(py)?.into_any(),
+            )?;
             "play"
         }
         EventKind::Trick { trick, record } => {
-            set("trick", int(trick as u32)?)?;
-            set("leader", int(record.leader as u32)?)?;
+            set(pyo3::intern!(py, "trick"), int(trick as u32)?)?;
+            set(pyo3::intern!(py, "leader"), int(record.leader as u32)?)?;
             set(
-                "cards",
+                pyo3::intern!(py, "cards"),
                 PyList::new(py, card_texts(record.cards))?.into_any(),
             )?;
-            set("winner", int(record.winner as u32)?)?;
-            set("points", int(record.points)?)?;
+            set(pyo3::intern!(py, "winner"), int(record.winner as u32)?)?;
+            set(pyo3::intern!(py, "points"), int(record.points)?)?;
             "trick"
         }
         EventKind::Runs { seat, points } => {
-            set("seat", seat.into_pyobject(py)?.into_any())?;
-            set("points", int(points)?)?;
+            set(
+                pyo3::intern!(py, "seat"),
+                seat.into_pyobject(py)?.into_any(),
+            )?;
+            set(pyo3::intern!(py, "points"), int(points)?)?;
             "runs"
         }
         EventKind::CallMade { hand, call } => {
-            set("seat", int(call.seat as u32)?)?;
+            set(pyo3::intern!(py, "seat"), int(call.seat as u32)?)?;
             if call.verb == MISPLAY {
-                set("correct", call.correct.into_pyobject(py)?.into_any())?;
+                set(
+                    pyo3::intern!(py, "correct"),
+                    call.correct.into_pyobject(py)?.into_any(),
+                )?;
             }
-            set("team", int(call.team as u32)?)?;
-            set("count", int(call.count)?)?;
+            set(pyo3::intern!(py, "team"), int(call.team as u32)?)?;
+            set(pyo3::intern!(py, "count"), int(call.count)?)?;
             if call.verb == MISPLAY {
                 let hand = hand_of(hand);
                 let misplays: PyResult<Vec<_>> = ruled_misplays(&hand, &call)
                     .into_iter()
                     .map(|m| {
                         let item = PyDict::new(py);
-                        item.set_item("seat", m.seat)?;
-                        item.set_item("card", m.card.to_string())?;
-                        item.set_item("trick", m.trick)?;
+                        item.set_item(pyo3::intern!(py, "seat"), m.seat)?;
+                        item.set_item(pyo3::intern!(py, "card"), m.card.to_string())?;
+                        item.set_item(pyo3::intern!(py, "trick"), m.trick)?;
                         Ok(item)
                     })
                     .collect();
-                set("misplays", PyList::new(py, misplays?)?.into_any())?;
+                set(
+                    pyo3::intern!(py, "misplays"),
+                    PyList::new(py, misplays?)?.into_any(),
+                )?;
             }
             verb_name(&call)
         }
         EventKind::HandOver { hand } => {
             let result = result(py, &hand_of(hand))?;
-            set("result", result.call_method0("to_dict")?)?;
+            set(pyo3::intern!(py, "result"), result.call_method0("to_dict")?)?;
             "hand_over"
         }
         EventKind::MatchOver { winner, scores } => {
-            set("winner", int(winner as u32)?)?;
-            set("scores", PyList::new(py, scores)?.into_any())?;
+            set(pyo3::intern!(py, "winner"), int(winner as u32)?)?;
+            set(
+                pyo3::intern!(py, "scores"),
+                PyList::new(py, scores)?.into_any(),
+            )?;
             "match_over"
         }
     };
-    out.set_item("kind", kind)?;
+    out.set_item(pyo3::intern!(py, "kind"), kind)?;
     Ok(out)
 }
 
