@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._cards import format_cards
 from ._errors import InvalidInputError, TarabishError, excerpt
 from ._json import loads as strict_json
 from ._rules import Rules
@@ -60,7 +59,9 @@ def _replay(state: Any, actions: Any, where: str, hand_index: int | None = None)
             ) from None
 
 
-def hand_to_json(state: Any) -> str:
+def hand_to_json(state: Any, deal: list[str], actions: list[str]) -> str:
+    """``state``'s JSON text; its deal (each seat's cards as ``format_cards`` writes them) and
+    its actions as record text come from the core, which writes them faster."""
     return json.dumps(
         {
             "format": FORMAT,
@@ -68,8 +69,8 @@ def hand_to_json(state: Any) -> str:
             "rules": state.rules.to_dict(),
             "dealer": state.dealer,
             "scores_before": list(state.scores_before),
-            "deal": [format_cards(cards) for cards in state.deal],
-            "actions": [str(action) for action in state.actions],
+            "deal": deal,
+            "actions": actions,
         }
     )
 
@@ -91,7 +92,9 @@ def hand_from_json(text: Any) -> Any:
     return state
 
 
-def match_to_json(state: Any) -> str:
+def match_to_json(state: Any, hands: list[list[str]]) -> str:
+    """``state``'s JSON text; the actions of each hand played or in play, as record text, come
+    from the core."""
     return json.dumps(
         {
             "format": FORMAT,
@@ -100,10 +103,7 @@ def match_to_json(state: Any) -> str:
             "seed": state.seed,
             "first_dealer": state.first_dealer,
             "scores": list(state.start_scores),
-            "hands": [
-                {"actions": [str(a) for a in hand.actions]}
-                for hand in (state.history if state.is_terminal else [*state.history, state.hand])
-            ],
+            "hands": [{"actions": actions} for actions in hands],
         }
     )
 

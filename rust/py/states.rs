@@ -8,7 +8,8 @@
 //! copy taken under the lock), so it cannot deadlock with the interpreter's own lock.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyModule, PyString, PyTuple};
 
 use super::convert::{
     cards_arg, describe, int_arg, invalid, opt_seat_arg, opt_team_pair_arg, py_card_tuple, py_deal,
@@ -22,12 +23,13 @@ use super::views::{
     py_phase, result, table_view, tensor,
 };
 use crate::action_text::parse_action;
+use crate::cards::Card;
 use crate::deal::check_deal;
 use crate::error::Error;
 use crate::events::{hand_events, match_end_events, Event};
 use crate::matches::Match;
 use crate::rules::Rules;
-use crate::state::{Hand, NUM_ACTIONS};
+use crate::state::{action_text, Hand, NUM_ACTIONS};
 use crate::table::TableHand;
 use crate::view_json::table_view_json;
 
@@ -136,23 +138,45 @@ fn action_arg(action: &Bound<'_, PyAny>) -> PyResult<(Option<u8>, u8)> {
     ))
 }
 
+/// `tarabish._state_json`, imported once (a state's `to_json` is called often).
+static STATE_JSON: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+
 fn json_helper<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import("tarabish._state_json")?.getattr(name)
+    STATE_JSON
+        .get_or_try_init(py, || -> PyResult<Py<PyModule>> {
+            Ok(py.import("tarabish._state_json")?.unbind())
+        })?
+        .bind(py)
+        .getattr(name)
 }
 
-/// A state's JSON text, written by `tarabish._state_json.<dump>`.
-fn dump_json(state: &Bound<'_, PyAny>, dump: &str) -> PyResult<String> {
-    json_helper(state.py(), dump)?.call1((state,))?.extract()
+/// A state's JSON text, written by `tarabish._state_json.<dump>` from the state and its record
+/// `texts` ([`SharedState::json_texts`]: written in Rust, where `str` of each card and action
+/// in Python was most of the call).
+fn dump_json<'py>(
+    state: &Bound<'py, PyAny>,
+    texts: Vec<Bound<'py, PyAny>>,
+    dump: &str,
+) -> PyResult<String> {
+    let py = state.py();
+    let args = PyTuple::new(
+        py,
+        std::iter::once(state.clone())
+            .chain(texts)
+            .collect::<Vec<_>>(),
+    )?;
+    json_helper(py, dump)?.call1(args)?.extract()
 }
 
 /// Pickle support: a state is rebuilt from its JSON text by `tarabish._state_json.<load>`.
 fn reduce_via_json<'py>(
     state: &Bound<'py, PyAny>,
+    texts: Vec<Bound<'py, PyAny>>,
     dump: &str,
     load: &str,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let py = state.py();
-    let text = PyTuple::new(py, [dump_json(state, dump)?])?;
+    let text = PyTuple::new(py, [dump_json(state, texts, dump)?])?;
     PyTuple::new(py, [json_helper(py, load)?, text.into_any()])
 }
 
@@ -173,6 +197,29 @@ trait SharedState {
     /// What `events` shows the events after `since` from (docs/EVENTS.md): the events in order,
     /// how many came before the first of them, and the hand of each hand index.
     fn events_from(&self, since: u64) -> (Vec<Event>, u64, impl Fn(u32) -> TableHand);
+    /// The record texts `to_json`'s helper writes after the state's own fields: a hand's deal
+    /// (four seats' cards) and actions, a match's actions hand by hand.
+    fn json_texts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>>;
+}
+
+/// Cards as record text, space-separated (as `tarabish._cards.format_cards`).
+fn cards_text(cards: &[Card]) -> String {
+    let mut text = String::with_capacity(cards.len() * CARD_TEXT_ROOM);
+    for (k, card) in cards.iter().enumerate() {
+        if k > 0 {
+            text.push(' ');
+        }
+        text += &card.to_string();
+    }
+    text
+}
+
+/// Room for a card's text and the space after it (`"JH "`).
+const CARD_TEXT_ROOM: usize = 3;
+
+/// Every action of `hand` as record text (`"2 call H"`, as `str(Action)` writes it).
+fn action_texts(hand: &TableHand) -> Vec<String> {
+    hand.log().map(|(seat, id)| action_text(seat, id)).collect()
 }
 
 /// The one `#[pymethods]` block of a state class (PyO3 allows one a class): the methods
@@ -280,7 +327,7 @@ macro_rules! state_pymethods {
             }
             $(#[$to_json_doc])*
             fn to_json(slf: &Bound<'_, Self>) -> PyResult<String> {
-                dump_json(slf.as_any(), $dump)
+                dump_json(slf.as_any(), slf.get().json_texts(slf.py())?, $dump)
             }
             $(#[$from_json_doc])*
             #[staticmethod]
@@ -318,7 +365,7 @@ macro_rules! state_pymethods {
                 events_list(py, &events, skipped, seat, since, &hand_at)
             }
             fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-                reduce_via_json(slf.as_any(), $dump, $load)
+                reduce_via_json(slf.as_any(), slf.get().json_texts(slf.py())?, $dump, $load)
             }
             fn __copy__(&self, py: Python<'_>) -> $class {
                 self.clone(py)
@@ -437,6 +484,13 @@ impl SharedState for PyHandState {
         let mut events = Vec::new();
         hand_events(&hand, self.index, &mut events);
         (events, 0, move |_| hand)
+    }
+
+    fn json_texts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let hand = self.table();
+        let deal = hand.hand().deal().map(|cards| cards_text(&cards));
+        let actions = PyList::new(py, action_texts(&hand))?;
+        Ok(vec![PyList::new(py, deal)?.into_any(), actions.into_any()])
     }
 }
 
@@ -730,6 +784,19 @@ impl SharedState for PyMatchState {
         };
         match_end_events(&game.game, &mut events);
         (events, skipped as u64, move |index| game.hand_at(index))
+    }
+
+    fn json_texts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let locked = self.game.lock();
+        let playing = (!locked.game.is_terminal()).then(|| locked.game.hand());
+        let hands: Vec<Vec<String>> = locked
+            .history
+            .iter()
+            .chain(playing)
+            .map(action_texts)
+            .collect();
+        drop(locked);
+        Ok(vec![PyList::new(py, hands)?.into_any()])
     }
 }
 
