@@ -2,6 +2,7 @@
 //! the observation (R2.4, R4.4, R4.5), the tensor, the table view (R8.4) and the per-seat
 //! events (docs/EVENTS.md). Values are the dataclasses of `tarabish._views` and plain dicts.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple, PyType};
@@ -28,8 +29,6 @@ static MISPLAY_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static OBSERVATION_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static TABLE_VIEW_TYPE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static FROMBUFFER: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-/// Bytes of a tensor value (numpy's `<f4`).
-const F32_BYTES: usize = std::mem::size_of::<f32>();
 static FLOAT32: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static ACTIONS: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
 static PHASES: PyOnceLock<Py<PyTuple>> = PyOnceLock::new();
@@ -199,31 +198,31 @@ fn seat_view<'py>(py: Python<'py>, info: &InfoSet) -> PyResult<Bound<'py, PyDict
     let sizes: [u32; 4] = std::array::from_fn(|s| info.hand_size(s as u8));
     let visible: Vec<_> = info.hand().iter().collect();
     let auction: PyResult<Vec<_>> = info.auction().map(|(s, id)| py_action(py, s, id)).collect();
+    // The keys of every dict this file builds are interned (`intern!`): hashed once, and
+    // matched by identity against a dataclass's parameter names, where a new string a call
+    // was the larger part of building a view.
     let kwargs = PyDict::new(py);
-    kwargs.set_item(pyo3::intern!(py, "seat"), info.seat())?;
-    kwargs.set_item(pyo3::intern!(py, "dealer"), info.dealer())?;
-    kwargs.set_item(pyo3::intern!(py, "phase"), py_phase(py, info.phase())?)?;
-    kwargs.set_item(pyo3::intern!(py, "to_move"), info.to_move())?;
-    kwargs.set_item(pyo3::intern!(py, "hand"), py_card_tuple(py, &visible)?)?;
-    kwargs.set_item(pyo3::intern!(py, "unseen_kitty"), info.unseen_kitty())?;
-    kwargs.set_item(pyo3::intern!(py, "auction"), PyTuple::new(py, auction?)?)?;
-    kwargs.set_item(pyo3::intern!(py, "trump"), opt_py_suit(py, info.trump())?)?;
-    kwargs.set_item(pyo3::intern!(py, "caller"), info.caller())?;
-    kwargs.set_item(pyo3::intern!(py, "trick_leader"), info.trick_leader())?;
+    kwargs.set_item(intern!(py, "seat"), info.seat())?;
+    kwargs.set_item(intern!(py, "dealer"), info.dealer())?;
+    kwargs.set_item(intern!(py, "phase"), py_phase(py, info.phase())?)?;
+    kwargs.set_item(intern!(py, "to_move"), info.to_move())?;
+    kwargs.set_item(intern!(py, "hand"), py_card_tuple(py, &visible)?)?;
+    kwargs.set_item(intern!(py, "unseen_kitty"), info.unseen_kitty())?;
+    kwargs.set_item(intern!(py, "auction"), PyTuple::new(py, auction?)?)?;
+    kwargs.set_item(intern!(py, "trump"), opt_py_suit(py, info.trump())?)?;
+    kwargs.set_item(intern!(py, "caller"), info.caller())?;
+    kwargs.set_item(intern!(py, "trick_leader"), info.trick_leader())?;
     // The current trick, in play only: a hand ended by a call mid-trick shows none (R8.2).
     let trick = if info.phase() == Phase::Play {
         info.current_trick()
     } else {
         &[]
     };
-    kwargs.set_item(pyo3::intern!(py, "trick"), py_card_tuple(py, trick)?)?;
-    kwargs.set_item(pyo3::intern!(py, "announced"), PyTuple::new(py, announced)?)?;
-    kwargs.set_item(pyo3::intern!(py, "bella"), info.bella())?;
-    kwargs.set_item(
-        pyo3::intern!(py, "points"),
-        PyTuple::new(py, info.points())?,
-    )?;
-    kwargs.set_item(pyo3::intern!(py, "hand_sizes"), PyTuple::new(py, sizes)?)?;
+    kwargs.set_item(intern!(py, "trick"), py_card_tuple(py, trick)?)?;
+    kwargs.set_item(intern!(py, "announced"), PyTuple::new(py, announced)?)?;
+    kwargs.set_item(intern!(py, "bella"), info.bella())?;
+    kwargs.set_item(intern!(py, "points"), PyTuple::new(py, info.points())?)?;
+    kwargs.set_item(intern!(py, "hand_sizes"), PyTuple::new(py, sizes)?)?;
     Ok(kwargs)
 }
 
@@ -241,14 +240,17 @@ pub fn observation<'py>(
         .collect();
     let kwargs = seat_view(py, &info)?;
     kwargs.set_item(
-        pyo3::intern!(py, "scores_before"),
+        intern!(py, "scores_before"),
         PyTuple::new(py, core.scores_before())?,
     )?;
-    kwargs.set_item(pyo3::intern!(py, "tricks"), py_tricks(py, core)?)?;
-    kwargs.set_item(pyo3::intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
-    kwargs.set_item(pyo3::intern!(py, "runs"), py_runs_result(py, hand)?)?;
+    kwargs.set_item(intern!(py, "tricks"), py_tricks(py, core)?)?;
+    kwargs.set_item(intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
+    kwargs.set_item(intern!(py, "runs"), py_runs_result(py, hand)?)?;
     class(py, &OBSERVATION_TYPE, "tarabish._views", "Observation")?.call((), Some(&kwargs))
 }
+
+/// Bytes of a tensor value (numpy's `<f4`).
+const F32_BYTES: usize = std::mem::size_of::<f32>();
 
 /// `seat`'s information-state tensor as a numpy float32 array.
 pub fn tensor<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<Bound<'py, PyAny>> {
@@ -292,22 +294,19 @@ pub fn table_view<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<
         .collect();
     let kwargs = seat_view(py, &InfoSet::of_table(hand, seat))?;
     kwargs.set_item(
-        pyo3::intern!(py, "scores"),
+        intern!(py, "scores"),
         PyTuple::new(py, core.scores_before())?,
     )?;
     match last_trick {
-        Some(trick) => kwargs.set_item(pyo3::intern!(py, "last_trick"), py_trick(py, trick)?)?,
-        None => kwargs.set_item(pyo3::intern!(py, "last_trick"), py.None())?,
+        Some(trick) => kwargs.set_item(intern!(py, "last_trick"), py_trick(py, trick)?)?,
+        None => kwargs.set_item(intern!(py, "last_trick"), py.None())?,
     }
-    kwargs.set_item(
-        pyo3::intern!(py, "tricks_won"),
-        PyTuple::new(py, tricks_won)?,
-    )?;
-    kwargs.set_item(pyo3::intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
-    kwargs.set_item(pyo3::intern!(py, "bella_forfeited"), hand.bella_forfeited())?;
+    kwargs.set_item(intern!(py, "tricks_won"), PyTuple::new(py, tricks_won)?)?;
+    kwargs.set_item(intern!(py, "shown"), PyTuple::new(py, shown?)?)?;
+    kwargs.set_item(intern!(py, "bella_forfeited"), hand.bella_forfeited())?;
     let ids = |mask: u64| PyTuple::new(py, ids_of(mask).collect::<Vec<_>>());
-    kwargs.set_item(pyo3::intern!(py, "allowed"), ids(hand.allowed_mask(seat))?)?;
-    kwargs.set_item(pyo3::intern!(py, "legal"), ids(hand.legal_mask(seat))?)?;
+    kwargs.set_item(intern!(py, "allowed"), ids(hand.allowed_mask(seat))?)?;
+    kwargs.set_item(intern!(py, "legal"), ids(hand.legal_mask(seat))?)?;
     class(py, &TABLE_VIEW_TYPE, "tarabish._views", "TableView")?.call((), Some(&kwargs))
 }
 
@@ -321,9 +320,9 @@ fn runs_dicts<'py>(py: Python<'py>, runs: &Runs) -> PyResult<Bound<'py, PyList>>
         .iter()
         .map(|run| {
             let item = PyDict::new(py);
-            item.set_item(pyo3::intern!(py, "suit"), run.suit.to_string())?;
-            item.set_item(pyo3::intern!(py, "top"), run.top.to_string())?;
-            item.set_item(pyo3::intern!(py, "length"), run.len)?;
+            item.set_item(intern!(py, "suit"), run.suit.to_string())?;
+            item.set_item(intern!(py, "top"), run.top.to_string())?;
+            item.set_item(intern!(py, "length"), run.len)?;
             Ok(item)
         })
         .collect();
@@ -339,7 +338,7 @@ fn event_dict<'py>(
     hand_of: &dyn Fn(u32) -> TableHand,
 ) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item(pyo3::intern!(py, "seq"), seq)?;
+    out.set_item(intern!(py, "seq"), seq)?;
     let set = |key: &Bound<'py, PyString>, value: Bound<'py, PyAny>| out.set_item(key, value);
     let int = |value: u32| value.into_pyobject(py).map(|v| v.into_any());
     let kind = match event.kind {
@@ -348,120 +347,114 @@ fn event_dict<'py>(
             dealer,
             scores,
         } => {
-            set(pyo3::intern!(py, "hand"), int(hand)?)?;
-            set(pyo3::intern!(py, "dealer"), int(dealer as u32)?)?;
-            set(
-                pyo3::intern!(py, "scores"),
-                PyList::new(py, scores)?.into_any(),
-            )?;
+            set(intern!(py, "hand"), int(hand)?)?;
+            set(intern!(py, "dealer"), int(dealer as u32)?)?;
+            set(intern!(py, "scores"), PyList::new(py, scores)?.into_any())?;
             "hand_start"
         }
         EventKind::Deal { seat, cards } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             set(
-                pyo3::intern!(py, "cards"),
+                intern!(py, "cards"),
                 PyList::new(py, card_texts(cards))?.into_any(),
             )?;
             "deal"
         }
         EventKind::Pass { seat } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             "pass"
         }
         EventKind::Call { seat, suit } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             set(
-                pyo3::intern!(py, "suit"),
+                intern!(py, "suit"),
                 suit.to_string().into_pyobject(py)?.into_any(),
             )?;
             "call"
         }
         EventKind::Kitty { seat, cards } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             set(
-                pyo3::intern!(py, "cards"),
+                intern!(py, "cards"),
                 PyList::new(py, card_texts(cards))?.into_any(),
             )?;
             "kitty"
         }
         EventKind::Announce { seat, size } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
-            set(pyo3::intern!(py, "size"), int(size)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "size"), int(size)?)?;
             "announce"
         }
         EventKind::Show { seat, runs, late } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             let cards: CardSet = runs.cards();
             set(
-                pyo3::intern!(py, "cards"),
+                intern!(py, "cards"),
                 PyList::new(py, card_texts(cards.iter()))?.into_any(),
             )?;
-            set(pyo3::intern!(py, "runs"), runs_dicts(py, &runs)?.into_any())?;
+            set(intern!(py, "runs"), runs_dicts(py, &runs)?.into_any())?;
             set(
-                pyo3::intern!(py, "late"),
+                intern!(py, "late"),
                 late.into_pyobject(py)?.to_owned().into_any(),
             )?;
             "show"
         }
         EventKind::Bella { seat, counts } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             set(
-                pyo3::intern!(py, "counts"),
+                intern!(py, "counts"),
                 counts.into_pyobject(py)?.to_owned().into_any(),
             )?;
             "bella"
         }
         EventKind::Play { seat, card } => {
-            set(pyo3::intern!(py, "seat"), int(seat as u32)?)?;
+            set(intern!(py, "seat"), int(seat as u32)?)?;
             set(
-                pyo3::intern!(py, "card"),
+                intern!(py, "card"),
                 card.to_string().into_pyobject(py)?.into_any(),
             )?;
             "play"
         }
         EventKind::Trick { trick, record } => {
-            set(pyo3::intern!(py, "trick"), int(trick as u32)?)?;
-            set(pyo3::intern!(py, "leader"), int(record.leader as u32)?)?;
+            set(intern!(py, "trick"), int(trick as u32)?)?;
+            set(intern!(py, "leader"), int(record.leader as u32)?)?;
             set(
-                pyo3::intern!(py, "cards"),
+                intern!(py, "cards"),
                 PyList::new(py, card_texts(record.cards))?.into_any(),
             )?;
-            set(pyo3::intern!(py, "winner"), int(record.winner as u32)?)?;
-            set(pyo3::intern!(py, "points"), int(record.points)?)?;
+            set(intern!(py, "winner"), int(record.winner as u32)?)?;
+            set(intern!(py, "points"), int(record.points)?)?;
             "trick"
         }
         EventKind::Runs { seat, points } => {
-            set(
-                pyo3::intern!(py, "seat"),
-                seat.into_pyobject(py)?.into_any(),
-            )?;
-            set(pyo3::intern!(py, "points"), int(points)?)?;
+            set(intern!(py, "seat"), seat.into_pyobject(py)?.into_any())?;
+            set(intern!(py, "points"), int(points)?)?;
             "runs"
         }
         EventKind::CallMade { hand, call } => {
-            set(pyo3::intern!(py, "seat"), int(call.seat as u32)?)?;
+            set(intern!(py, "seat"), int(call.seat as u32)?)?;
             if call.verb == MISPLAY {
                 set(
-                    pyo3::intern!(py, "correct"),
+                    intern!(py, "correct"),
                     call.correct.into_pyobject(py)?.into_any(),
                 )?;
             }
-            set(pyo3::intern!(py, "team"), int(call.team as u32)?)?;
-            set(pyo3::intern!(py, "count"), int(call.count)?)?;
+            set(intern!(py, "team"), int(call.team as u32)?)?;
+            set(intern!(py, "count"), int(call.count)?)?;
             if call.verb == MISPLAY {
                 let hand = hand_of(hand);
                 let misplays: PyResult<Vec<_>> = ruled_misplays(&hand, &call)
                     .into_iter()
                     .map(|m| {
                         let item = PyDict::new(py);
-                        item.set_item(pyo3::intern!(py, "seat"), m.seat)?;
-                        item.set_item(pyo3::intern!(py, "card"), m.card.to_string())?;
-                        item.set_item(pyo3::intern!(py, "trick"), m.trick)?;
+                        item.set_item(intern!(py, "seat"), m.seat)?;
+                        item.set_item(intern!(py, "card"), m.card.to_string())?;
+                        item.set_item(intern!(py, "trick"), m.trick)?;
                         Ok(item)
                     })
                     .collect();
                 set(
-                    pyo3::intern!(py, "misplays"),
+                    intern!(py, "misplays"),
                     PyList::new(py, misplays?)?.into_any(),
                 )?;
             }
@@ -469,19 +462,16 @@ fn event_dict<'py>(
         }
         EventKind::HandOver { hand } => {
             let result = result(py, &hand_of(hand))?;
-            set(pyo3::intern!(py, "result"), result.call_method0("to_dict")?)?;
+            set(intern!(py, "result"), result.call_method0("to_dict")?)?;
             "hand_over"
         }
         EventKind::MatchOver { winner, scores } => {
-            set(pyo3::intern!(py, "winner"), int(winner as u32)?)?;
-            set(
-                pyo3::intern!(py, "scores"),
-                PyList::new(py, scores)?.into_any(),
-            )?;
+            set(intern!(py, "winner"), int(winner as u32)?)?;
+            set(intern!(py, "scores"), PyList::new(py, scores)?.into_any())?;
             "match_over"
         }
     };
-    out.set_item(pyo3::intern!(py, "kind"), kind)?;
+    out.set_item(intern!(py, "kind"), kind)?;
     Ok(out)
 }
 
