@@ -19,11 +19,10 @@ use super::lock::StateLock;
 use super::rules::rules_arg;
 use super::search;
 use super::views::{
-    action_type, actions_list, events_list, history, ids_list, info_string, observation, opt_suit,
-    py_phase, result, table_view, tensor,
+    action_type, actions_list, card_texts, events_list, history, ids_list, info_string,
+    observation, opt_suit, py_phase, result, table_view, tensor,
 };
 use crate::action_text::parse_action;
-use crate::cards::Card;
 use crate::deal::check_deal;
 use crate::error::Error;
 use crate::events::{hand_events, match_end_events, Event};
@@ -159,12 +158,9 @@ fn dump_json<'py>(
     dump: &str,
 ) -> PyResult<String> {
     let py = state.py();
-    let args = PyTuple::new(
-        py,
-        std::iter::once(state.clone())
-            .chain(texts)
-            .collect::<Vec<_>>(),
-    )?;
+    let mut args = vec![state.clone()];
+    args.extend(texts);
+    let args = PyTuple::new(py, args)?;
     json_helper(py, dump)?.call1(args)?.extract()
 }
 
@@ -201,21 +197,6 @@ trait SharedState {
     /// (four seats' cards) and actions, a match's actions hand by hand.
     fn json_texts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>>;
 }
-
-/// Cards as record text, space-separated (as `tarabish._cards.format_cards`).
-fn cards_text(cards: &[Card]) -> String {
-    let mut text = String::with_capacity(cards.len() * CARD_TEXT_ROOM);
-    for (k, card) in cards.iter().enumerate() {
-        if k > 0 {
-            text.push(' ');
-        }
-        text += &card.to_string();
-    }
-    text
-}
-
-/// Room for a card's text and the space after it (`"JH "`).
-const CARD_TEXT_ROOM: usize = 3;
 
 /// Every action of `hand` as record text (`"2 call H"`, as `str(Action)` writes it).
 fn action_texts(hand: &TableHand) -> Vec<String> {
@@ -488,7 +469,8 @@ impl SharedState for PyHandState {
 
     fn json_texts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         let hand = self.table();
-        let deal = hand.hand().deal().map(|cards| cards_text(&cards));
+        // Each seat's cards space-separated, as `tarabish._cards.format_cards` writes them.
+        let deal = hand.hand().deal().map(|cards| card_texts(cards).join(" "));
         let actions = PyList::new(py, action_texts(&hand))?;
         Ok(vec![PyList::new(py, deal)?.into_any(), actions.into_any()])
     }

@@ -310,7 +310,8 @@ pub fn table_view<'py>(py: Python<'py>, hand: &TableHand, seat: u8) -> PyResult<
     class(py, &TABLE_VIEW_TYPE, "tarabish._views", "TableView")?.call((), Some(&kwargs))
 }
 
-fn card_texts(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
+/// Each card's record text (`"JH"`), in order.
+pub fn card_texts(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
     cards.into_iter().map(|card| card.to_string()).collect()
 }
 
