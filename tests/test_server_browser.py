@@ -16,6 +16,8 @@ test hooks (docs/PROTOCOL.md "The page"), on a phone (390 x 844) and a desktop (
   and Enter), beside a person whose name the page shows;
 - the server killed (``kill -9``) at our turn and started again: the page tries to reconnect
   after waits that double, then takes its seat again by itself, with the same hand, and plays.
+- a WebSocket refused at its handshake (the address at its cap of connections): the page says
+  why, in words, while it tries again, and takes its place once there is room.
 
 Screenshots of the lobby, a hand in play, a hand summary, the match over and the replay at both
 sizes go to ``$TARABISH_SCREENSHOTS`` or a folder of pytest's temporary directory (its path is
@@ -48,7 +50,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serverkit import Player, Server, free_port, sqlite_server
+from serverkit import ROOMY, Player, Server, free_port, raw_websocket, sqlite_server
 from tarabish import ActionKind
 from tarabish._record import parse_record
 from tarabish._replay import replay
@@ -515,6 +517,33 @@ def test_the_page_takes_its_seat_again_after_the_server_is_killed(tmp_path: Path
         driver.quit()
         stopped = server.stop()  # the restarted server, or the killed one after a failure
     assert stopped == 0
+
+
+def test_the_page_says_why_its_connection_is_refused(tmp_path: Path) -> None:
+    # Behind a trusted proxy (here: loopback, the browser's own address) the server counts
+    # WebSockets by the client's address, and one is all it takes: a WebSocket held by
+    # another program makes the page's refused at the handshake, which the page cannot read.
+    # It asks the server why and says so in words while it goes on trying (P6.5), and takes
+    # its place once the other connection closes.
+    flags = (*ROOMY, "--trusted-proxy", "127.0.0.1", "--max-connections-per-address", "1")
+    server = Server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", flags=flags)
+    driver = _browser("desktop")
+    try:
+        table = server.create()
+        other = raw_websocket(server, {"type": "watch", "table": table, "since": 0})
+        driver.get(f"{server.url}#/table/{table}")
+        status = _wait(
+            driver,
+            lambda b: "here" in (text := b.find_element(By.ID, "status").text) and text,
+        )
+        assert status == (
+            "reconnecting\u2026 Too many connections from here. Close another tab and try again."
+        )
+        other.close()
+        _wait(driver, lambda b: b.find_element(By.ID, "status").text == "connected", 20)
+    finally:
+        driver.quit()
+        assert server.stop() == 0
 
 
 READ_HAND_AND_TRICK = """

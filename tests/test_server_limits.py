@@ -1,7 +1,8 @@
 """No client can starve another (docs/SECURITY.md "Limits"), against real ``tarabish serve``
 processes: catch-up in pages of at most 64 KiB; 200 spectators that never read cost under
 100 MB and are gone within 30 s; a spectator cap; coalesced summaries; bounded requests (size
-while reading, time, nesting); connection caps, in all and per address, loopback included;
+while reading, time, nesting); connection caps, in all and per address, loopback included, and
+the answer a page gets when it asks why its WebSocket would be refused;
 a creation rate limit; expiry; a paginated listing; and a greedy bot that twelve tables
 searching at the cap do not delay past 2 s."""
 
@@ -311,6 +312,40 @@ def test_connections_are_capped_in_all_and_per_address(tmp_path: Path) -> None:
         for raw in (*mine, *others, refused, third):
             raw.close()
         _wait_until(lambda: server.get("/healthz")[0] == 200, 10, "a connection after the cap")
+    finally:
+        assert server.stop() == 0
+
+
+def test_a_page_can_ask_why_its_websocket_would_be_refused(tmp_path: Path) -> None:
+    # P6.5: a browser learns nothing from a refused handshake; POST /api/connection makes the
+    # same checks and says why in an answer the page can read.
+    cap = 3
+    flags = ("--max-connections-per-address", str(cap))
+    server = Server(f"sqlite:///{tmp_path / 'tables.sqlite3'}", flags=(*ROOMY, *flags))
+    try:
+        watch = {"type": "watch", "table": server.create(), "since": 0}
+
+        def ask(headers: dict[str, str] | None = None) -> tuple[int, Any]:
+            return server.request("POST", "/api/connection", {}, headers)
+
+        held = [raw_websocket(server, watch)]
+        # One WebSocket and this request's own connection: room for another.
+        assert ask() == (200, {"type": "connection", "ok": True})
+        held.append(raw_websocket(server, watch))
+        # Two and this one: the address is at its cap, and the answer names the limit.
+        status, answer = ask()
+        assert status == 429, answer
+        assert (answer["code"], answer["rule"]) == ("too_many_connections", "P6.3")
+        assert f"at most {cap} open connections" in answer["message"]
+        assert "--max-connections-per-address" in answer["message"]
+        # A page of another site is refused as its WebSocket is (P6.1).
+        held.pop().close()
+        status, answer = ask({"Origin": "http://elsewhere.example"})
+        assert (status, answer["code"], answer["rule"]) == (403, "origin", "P6.1")
+        # Once a WebSocket closes, the address has room again.
+        _wait_until(lambda: ask()[0] == 200, 10, "a closed WebSocket kept its place")
+        for raw in held:
+            raw.close()
     finally:
         assert server.stop() == 0
 

@@ -81,6 +81,8 @@ class GameServer:
         self._sweeper: asyncio.Task[None] | None = None
         self.connections: Callable[[], int] = lambda: 0
         """How many connections the process has open (set by the process to its gate's)."""
+        self.connections_from: Callable[[str], int] = lambda address: 0
+        """How many connections the process has open from one address (likewise)."""
 
     def _host(self, stored: Any) -> Table:
         table = Table.from_stored(
@@ -496,4 +498,10 @@ def create_app(server: GameServer) -> ASGIApp:
         else:
             await http(scope, receive, send)
 
-    return Guard(app, server.limits, server.requests, {"/api/analysis": MAX_RECORD_BYTES})
+    return Guard(
+        app,
+        server.limits,
+        server.requests,
+        {"/api/analysis": MAX_RECORD_BYTES},
+        connections_from=lambda address: server.connections_from(address),
+    )

@@ -15,6 +15,11 @@ of docs/PROTOCOL.md; docs/SECURITY.md), and the access log.
   one given with ``--allow-origin``. Any other is refused with 403 before any work, ``null``
   included; a request without ``Origin`` (a program, not a browser) is taken. So a page of
   another site can neither create a table nor open a seat's WebSocket in its visitor's browser.
+- ``POST /api/connection`` answers whether a WebSocket from the request's address would be
+  taken now (P6.5): a browser's page learns nothing from a refused handshake but a close, so
+  it asks this, by the same checks (origin, rate), after a WebSocket that never opened. The
+  address is at its cap when its WebSockets (counted here) or its open connections (the
+  connection gate's, this one included) reach ``max_connections_per_address``.
 - Such a request must say ``Content-Type: application/json`` (415 otherwise): a form of another
   site cannot send it without the browser asking first.
 - Its body is read here, at most ``max_body_bytes`` or the route's own limit (413 as soon as
@@ -34,6 +39,7 @@ import logging
 import math
 import re
 import time
+from collections.abc import Callable
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -48,6 +54,8 @@ JSON_TYPE = "application/json"
 HOST = re.compile(r"^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$")
 """A ``Host`` header the server builds origins and its policy from (anything else: none)."""
 REFERRER_POLICY = b"no-referrer"
+CONNECTION_PATH = "/api/connection"
+"""P6.5: whether a WebSocket from this address would be taken now."""
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -71,6 +79,7 @@ class Guard:
         limits: Limits,
         rates: AddressRates,
         bodies: dict[str, int] | None = None,
+        connections_from: Callable[[str], int] = lambda address: 0,
     ) -> None:
         self.app = app
         self.limits = limits
@@ -82,6 +91,9 @@ class Guard:
         self.sockets: dict[str, int] = {}
         """Open WebSockets by address: behind a trusted proxy, the cap on one address's
         connections (transport.ConnectionGate counts the peer, there the proxy)."""
+        self.connections_from = connections_from
+        """The connections open from an address (the connection gate's count, which caps a
+        peer's connections of every kind)."""
 
     def origin_allowed(self, scope: Scope) -> bool:
         """Whether the request has no ``Origin`` or an allowed one."""
@@ -148,6 +160,8 @@ class Guard:
             refusal = await self._check(scope, receive)
             if isinstance(refusal, tuple):
                 await _refuse(respond, *refusal)
+            elif scope["path"] == CONNECTION_PATH and scope["method"] == "POST":
+                await self._connection(scope, respond)
             else:
                 await self.app(scope, refusal, respond)
         finally:
@@ -174,6 +188,19 @@ class Guard:
         """None if the request's address is within its request rate (the request is counted),
         else the seconds until it is."""
         return self.rates.allow(self._address(scope))
+
+    async def _connection(self, scope: Scope, send: Send) -> None:
+        """``POST /api/connection`` once the origin and rate checks passed: 429
+        ``too_many_connections`` if the address is at its cap of connections, else 200."""
+        address = self._address(scope)
+        held = max(self.sockets.get(address, 0), self.connections_from(address))
+        if held >= self.limits.max_connections_per_address:
+            await _refuse(send, *self._too_many_sockets(), keep=True)
+            return
+        body = orjson.dumps({"type": "connection", "ok": True})
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
 
     def _too_many_sockets(self) -> tuple[int, str, str, str]:
         return (

@@ -118,6 +118,7 @@ def serve(
     )
     gate = ConnectionGate(limits)
     game.connections = lambda: len(gate.open)
+    game.connections_from = lambda address: gate.by_address.get(address, 0)
     http, websocket = protocols(gate)
     config = uvicorn.Config(
         create_app(game),

@@ -53,7 +53,9 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws`);
   game.socket = socket;
+  let opened = false;
   socket.onopen = () => {
+    opened = true;
     let hello;
     if (game.token) hello = { type: "resume", table: game.table, token: game.token, since: game.seq };
     else if (game.wantSeat !== null) hello = { type: "join", table: game.table, seat: game.wantSeat };
@@ -65,11 +67,31 @@ function connect() {
   socket.onclose = () => {
     if (game && game.socket === socket && !game.closed) {
       setStatus("reconnecting\u2026");
+      if (!opened) explainRefusal(game);
       const wait = Math.min(RECONNECT_MAX_MS, RECONNECT_MS * 2 ** game.retries);
       game.retries += 1;
       setTimeout(() => { if (game && game.socket === socket) connect(); }, wait / 2 + Math.random() * wait / 2);
     }
   };
+}
+
+// A WebSocket the server refuses at its handshake only closes: the page cannot read why. The
+// same checks answer a request the page can read (docs/PROTOCOL.md P6.5), and the status line
+// says why while the page goes on trying.
+async function explainRefusal(current) {
+  let reason;
+  try {
+    const { ok, answer } = await fetchJson("/api/connection", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+    if (ok) return;
+    reason = answer && answer.status === "stopping" ? ERROR_WORDS.stopping : errorWords(answer || {});
+  } catch (error) {
+    reason = ERROR_WORDS.unreachable;
+  }
+  // Unless the page has left the table or connected again meanwhile.
+  if (game === current && current.socket.readyState !== WebSocket.OPEN) {
+    setStatus(`reconnecting\u2026 ${reason}`);
+  }
 }
 
 // One action at a time: a second click before the server's answer (a double click) is not

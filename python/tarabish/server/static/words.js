@@ -122,6 +122,7 @@ const ERROR_WORDS = {
   spectator: "You are watching: take a seat to play.",
   wrong_seat: "That move is not yours to make.",
   too_slow: "The connection was too slow; reconnecting.",
+  unreachable: "The server cannot be reached.",
 };
 
 // Plain words for an error message of the server ({code, rule, message}).
