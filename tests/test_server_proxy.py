@@ -54,14 +54,27 @@ def _create(proxy: Nginx, source: str) -> int:
     return _request(proxy, source, "POST", {"Content-Type": "application/json"}, b"{}")
 
 
+def _ask_to_connect(port: int, source: str) -> int:
+    """The status of ``POST /api/connection`` (P6.5) from ``source`` to ``port``."""
+    headers = {"Content-Type": "application/json"}
+    return _request(port, source, "POST", headers, b"{}", "/api/connection")
+
+
 def _request(
-    proxy: Nginx, source: str, method: str, headers: dict[str, str], body: bytes | None = None
+    proxy: Nginx | int,
+    source: str,
+    method: str,
+    headers: dict[str, str],
+    body: bytes | None = None,
+    path: str = "/api/tables",
 ) -> int:
+    """The status of a request from ``source`` through the proxy (or straight to a port)."""
+    port = proxy if isinstance(proxy, int) else proxy.port
     connection = http.client.HTTPConnection(
-        "127.0.0.1", proxy.port, timeout=10, source_address=(source, 0)
+        "127.0.0.1", port, timeout=10, source_address=(source, 0)
     )
     try:
-        connection.request(method, "/api/tables", body, headers)
+        connection.request(method, path, body, headers)
         response = connection.getresponse()
         response.read()
         return response.status
@@ -120,6 +133,15 @@ def test_behind_a_trusted_proxy_connections_are_capped_by_client(tmp_path: Path)
             _socket_from(proxy, first)
         assert refused.value.response.status_code == 429
         assert b"too_many_connections" in refused.value.response.body
+        # A page asking why hears the same (P6.5), and the other client hears there is room.
+        assert _ask_to_connect(proxy.port, first) == 429
+        assert _ask_to_connect(proxy.port, second) == 200
+        # The proxy's own address, straight to the server, is not capped either: its
+        # connections count only against the process's cap, so the answer is 200 and a
+        # WebSocket from there is taken.
+        assert _ask_to_connect(server.port, PROXY) == 200
+        direct = sockets.enter_context(connect(server.ws_url, open_timeout=10))
+        assert hello(direct, watch)["type"] == "welcome"
         # nginx holds more than the cap of connections to the server, and another client
         # still gets in: the proxy is not one address.
         with _socket_from(proxy, second) as other:

@@ -70,8 +70,11 @@ class ConnectionGate:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
-        self.open: dict[Any, str] = {}
+        self.open: dict[Any, str | None] = {}
+        """Every open connection, with the address the per-address cap counts it under (None
+        for a trusted proxy's: only the process's cap counts them)."""
         self.by_address: dict[str, int] = {}
+        """The connections the per-address cap counts, by address."""
         self.refused = 0
 
     def admit(self, transport: Any) -> bool:
@@ -94,13 +97,16 @@ class ConnectionGate:
                     extra={"address": address, "open": len(self.open), "refused": self.refused},
                 )
             return False
-        self.open[transport] = address
-        self.by_address[address] = mine + 1
+        self.open[transport] = address if capped else None
+        if capped:
+            self.by_address[address] = mine + 1
         return True
 
     def release(self, transport: Any) -> None:
         """Count a connection out (once, whichever protocol saw it end)."""
-        address = self.open.pop(transport, None)
+        if transport not in self.open:
+            return
+        address = self.open.pop(transport)
         if address is not None:
             left = self.by_address[address] - 1
             if left:
