@@ -141,6 +141,15 @@ fn verb_name(call: &CallRecord) -> &'static str {
     }
 }
 
+/// [`verb_name`] as an interned Python string (an event's kind).
+fn verb_string<'py>(py: Python<'py>, call: &CallRecord) -> &'py Bound<'py, PyString> {
+    if call.verb == MISPLAY {
+        intern!(py, "misplay")
+    } else {
+        intern!(py, "throw")
+    }
+}
+
 /// The misplays a call ruled on: every misplay of the hand for a misplay call, none for a
 /// throw (docs/TABLE.md "Results").
 fn ruled_misplays(hand: &TableHand, call: &CallRecord) -> Vec<crate::table::Misplay> {
@@ -315,6 +324,29 @@ pub fn card_texts(cards: impl IntoIterator<Item = Card>) -> Vec<String> {
     cards.into_iter().map(|card| card.to_string()).collect()
 }
 
+/// Every card's record text as a Python string, by card index, made once: an event names a
+/// card or several, and a new string for each was a tenth of building the events.
+static CARD_STRINGS: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+
+/// `card`'s record text as a Python string (the same object every time).
+fn card_string<'py>(py: Python<'py>, card: Card) -> Bound<'py, PyString> {
+    let strings = CARD_STRINGS.get_or_init(py, || {
+        CardSet::DECK
+            .iter()
+            .map(|card| PyString::new(py, &card.to_string()).unbind())
+            .collect()
+    });
+    strings[card.index() as usize].bind(py).clone()
+}
+
+/// The cards' record texts as a Python list, in order.
+fn card_string_list<'py>(
+    py: Python<'py>,
+    cards: impl IntoIterator<Item = Card>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyList::new(py, cards.into_iter().map(|card| card_string(py, card)))?.into_any())
+}
+
 fn runs_dicts<'py>(py: Python<'py>, runs: &Runs) -> PyResult<Bound<'py, PyList>> {
     let items: PyResult<Vec<_>> = runs
         .as_slice()
@@ -351,19 +383,16 @@ fn event_dict<'py>(
             set(intern!(py, "hand"), int(hand)?)?;
             set(intern!(py, "dealer"), int(dealer as u32)?)?;
             set(intern!(py, "scores"), PyList::new(py, scores)?.into_any())?;
-            "hand_start"
+            intern!(py, "hand_start")
         }
         EventKind::Deal { seat, cards } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
-            set(
-                intern!(py, "cards"),
-                PyList::new(py, card_texts(cards))?.into_any(),
-            )?;
-            "deal"
+            set(intern!(py, "cards"), card_string_list(py, cards)?)?;
+            intern!(py, "deal")
         }
         EventKind::Pass { seat } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
-            "pass"
+            intern!(py, "pass")
         }
         EventKind::Call { seat, suit } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
@@ -371,34 +400,28 @@ fn event_dict<'py>(
                 intern!(py, "suit"),
                 suit.to_string().into_pyobject(py)?.into_any(),
             )?;
-            "call"
+            intern!(py, "call")
         }
         EventKind::Kitty { seat, cards } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
-            set(
-                intern!(py, "cards"),
-                PyList::new(py, card_texts(cards))?.into_any(),
-            )?;
-            "kitty"
+            set(intern!(py, "cards"), card_string_list(py, cards)?)?;
+            intern!(py, "kitty")
         }
         EventKind::Announce { seat, size } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
             set(intern!(py, "size"), int(size)?)?;
-            "announce"
+            intern!(py, "announce")
         }
         EventKind::Show { seat, runs, late } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
             let cards: CardSet = runs.cards();
-            set(
-                intern!(py, "cards"),
-                PyList::new(py, card_texts(cards.iter()))?.into_any(),
-            )?;
+            set(intern!(py, "cards"), card_string_list(py, cards.iter())?)?;
             set(intern!(py, "runs"), runs_dicts(py, &runs)?.into_any())?;
             set(
                 intern!(py, "late"),
                 late.into_pyobject(py)?.to_owned().into_any(),
             )?;
-            "show"
+            intern!(py, "show")
         }
         EventKind::Bella { seat, counts } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
@@ -406,31 +429,25 @@ fn event_dict<'py>(
                 intern!(py, "counts"),
                 counts.into_pyobject(py)?.to_owned().into_any(),
             )?;
-            "bella"
+            intern!(py, "bella")
         }
         EventKind::Play { seat, card } => {
             set(intern!(py, "seat"), int(seat as u32)?)?;
-            set(
-                intern!(py, "card"),
-                card.to_string().into_pyobject(py)?.into_any(),
-            )?;
-            "play"
+            set(intern!(py, "card"), card_string(py, card).into_any())?;
+            intern!(py, "play")
         }
         EventKind::Trick { trick, record } => {
             set(intern!(py, "trick"), int(trick as u32)?)?;
             set(intern!(py, "leader"), int(record.leader as u32)?)?;
-            set(
-                intern!(py, "cards"),
-                PyList::new(py, card_texts(record.cards))?.into_any(),
-            )?;
+            set(intern!(py, "cards"), card_string_list(py, record.cards)?)?;
             set(intern!(py, "winner"), int(record.winner as u32)?)?;
             set(intern!(py, "points"), int(record.points)?)?;
-            "trick"
+            intern!(py, "trick")
         }
         EventKind::Runs { seat, points } => {
             set(intern!(py, "seat"), seat.into_pyobject(py)?.into_any())?;
             set(intern!(py, "points"), int(points)?)?;
-            "runs"
+            intern!(py, "runs")
         }
         EventKind::CallMade { hand, call } => {
             set(intern!(py, "seat"), int(call.seat as u32)?)?;
@@ -449,7 +466,7 @@ fn event_dict<'py>(
                     .map(|m| {
                         let item = PyDict::new(py);
                         item.set_item(intern!(py, "seat"), m.seat)?;
-                        item.set_item(intern!(py, "card"), m.card.to_string())?;
+                        item.set_item(intern!(py, "card"), card_string(py, m.card))?;
                         item.set_item(intern!(py, "trick"), m.trick)?;
                         Ok(item)
                     })
@@ -459,17 +476,17 @@ fn event_dict<'py>(
                     PyList::new(py, misplays?)?.into_any(),
                 )?;
             }
-            verb_name(&call)
+            verb_string(py, &call)
         }
         EventKind::HandOver { hand } => {
             let result = result(py, &hand_of(hand))?;
             set(intern!(py, "result"), result.call_method0("to_dict")?)?;
-            "hand_over"
+            intern!(py, "hand_over")
         }
         EventKind::MatchOver { winner, scores } => {
             set(intern!(py, "winner"), int(winner as u32)?)?;
             set(intern!(py, "scores"), PyList::new(py, scores)?.into_any())?;
-            "match_over"
+            intern!(py, "match_over")
         }
     };
     out.set_item(intern!(py, "kind"), kind)?;
