@@ -133,15 +133,7 @@ pub fn opt_suit<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyAny>
     opt_py_suit(py, hand.trump())
 }
 
-fn verb_name(call: &CallRecord) -> &'static str {
-    if call.verb == MISPLAY {
-        "misplay"
-    } else {
-        "throw"
-    }
-}
-
-/// [`verb_name`] as an interned Python string (an event's kind).
+/// A call's verb (its result's `verb`, its event's kind), as an interned Python string.
 fn verb_string<'py>(py: Python<'py>, call: &CallRecord) -> &'py Bound<'py, PyString> {
     if call.verb == MISPLAY {
         intern!(py, "misplay")
@@ -170,7 +162,7 @@ fn py_call<'py>(py: Python<'py>, hand: &TableHand) -> PyResult<Bound<'py, PyAny>
         .map(|m| misplay_type.call1((m.seat, py_card(py, m.card)?, m.trick)))
         .collect();
     class(py, &CALL_TYPE, "tarabish._views", "CallResult")?.call1((
-        verb_name(&call),
+        verb_string(py, &call),
         call.seat,
         call.correct,
         call.team,

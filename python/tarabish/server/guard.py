@@ -39,7 +39,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -197,10 +197,7 @@ class Guard:
         if held >= self.limits.max_connections_per_address:
             await _refuse(send, *self._too_many_sockets(), keep=True)
             return
-        body = orjson.dumps({"type": "connection", "ok": True})
-        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
-        await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await _answer(send, 200, {"type": "connection", "ok": True})
 
     def _too_many_sockets(self) -> tuple[int, str, str, str]:
         return (
@@ -293,16 +290,27 @@ async def _refuse(
     """The refusal of a request, in the protocol's error form, with ``Retry-After`` (whole
     seconds) if given. The connection is closed (the body may be unread) unless ``keep``: a
     request without a body refused for its rate."""
-    body = orjson.dumps({"type": "error", "code": code, "rule": rule, "message": message})
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()),
-    ]
+    headers: list[tuple[bytes, bytes]] = []
     if retry_after is not None:
         headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
     if not keep:
         headers.append((b"connection", b"close"))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
+    error = {"type": "error", "code": code, "rule": rule, "message": message}
+    await _answer(send, status, error, headers)
+
+
+async def _answer(
+    send: Send,
+    status: int,
+    payload: Mapping[str, object],
+    headers: Sequence[tuple[bytes, bytes]] = (),
+) -> None:
+    """An answer of ``status`` with ``payload`` as its JSON body, and ``headers`` too."""
+    body = orjson.dumps(payload)
+    json_headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    await send(
+        {"type": "http.response.start", "status": status, "headers": [*json_headers, *headers]}
+    )
     await send({"type": "http.response.body", "body": body})
 
 
