@@ -5,6 +5,7 @@ the game rules), reconnects with a sequence number, and the leak check on every 
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 
@@ -85,6 +86,41 @@ def test_reconnect_with_the_last_seq_loses_and_doubles_nothing(server: Server) -
     hellos = [m for m in player.messages if m["type"] == "welcome"]
     assert len(hellos) == 2 and "token" in hellos[0] and "token" not in hellos[1]
     _check_against_oracle(server, table, seed, [player, watcher])
+
+
+def test_a_resume_right_after_an_action_shows_that_action(server: Server) -> None:
+    """An action sent just before its connection closed is taken before the seat's resume is
+    served (P2.4): the resumed view never offers a turn the seat has already taken. The
+    database is held locked, so that the action is still being committed when the resume
+    comes."""
+    table = server.create(rules=TABLE_RULES, seats=_seats_with_person(0), seed=5, first_dealer=3)
+    with open_socket(server) as ws:
+        welcome = hello(ws, {"type": "join", "table": table, "seat": 0})
+        first, _ = receive_until(ws, "events", FAST)
+        assert first["view"]["to_move"] == 0
+        blocker = sqlite3.connect(server.db.removeprefix("sqlite:///"), isolation_level=None)
+        blocker.execute("BEGIN IMMEDIATE")  # the server's append waits for this write lock
+        ws.send(json.dumps({"type": "action", "action": "0 pass"}))
+    try:
+        with open_socket(server) as ws:
+            since = first["events"][-1]["seq"]
+            ws.send(
+                json.dumps(
+                    {"type": "resume", "table": table, "token": welcome["token"], "since": since}
+                )
+            )
+            time.sleep(DATABASE_HELD)
+            blocker.execute("ROLLBACK")
+            resumed, _ = receive_until(ws, "events", FAST)
+    finally:
+        blocker.close()
+    taken = resumed["events"][0]
+    assert taken["seq"] > since and {"kind": "pass", "seat": 0}.items() <= taken.items()
+    assert resumed["view"]["to_move"] != 0 or len(resumed["events"]) > 1
+
+
+DATABASE_HELD = 0.3
+"""Seconds a test holds the database's write lock (the server waits up to 5 s for it)."""
 
 
 SEATS_TO_TEST = [0, 2]

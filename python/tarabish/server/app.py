@@ -312,6 +312,7 @@ class Connection:
         elif kind == "resume":
             since = protocol.since(message)
             seat = self._resume(table, message["token"])
+            await table.settle(seat)
         else:
             since = protocol.since(message)
             cap = self.server.limits.max_spectators

@@ -117,6 +117,8 @@ class Client:
         self._unfinished: tuple[Coroutine[Any, Any, None], Any] | None = None
         self._too_slow = False
         self.writer: asyncio.Task[None] | None = None
+        self.left = asyncio.Event()
+        """Set once the connection has ended and left its table (``Table.detach``)."""
 
     def wake(self) -> None:
         """New events may be there. With the writer idle they are sent at once, and nearly

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import logging
 import secrets
 import time
@@ -41,6 +42,9 @@ MAX_TURN_SECONDS = 3600.0
 MAX_BOT_SECONDS = 10.0
 BOT_RETRY_SECONDS = 1.0
 """A bot whose action could not be committed tries again after this long."""
+SETTLE_SECONDS = 0.5
+"""A seat's new connection waits at most this long for the seat's previous one to finish
+reading what it was sent before it closed (``Table.settle``)."""
 SUMMARY_SECONDS = 0.25
 """At most one ``table`` message a table this often; one always follows a change within it."""
 ACTION_TEXTS = tuple(
@@ -440,6 +444,20 @@ class Table:
         for client in list(self.clients):
             client.send(message)
 
+    async def settle(self, seat: int) -> None:
+        """Before a seat's new connection is served (P2.4): take first what the seat's previous
+        connection sent before it closed, so that a resume never offers a turn the seat has
+        already taken. A connection reads its messages in order before it ends, so the previous
+        one is given ``SETTLE_SECONDS`` to end (one still open, a second tab, is then replaced);
+        an action already being committed is waited for."""
+        previous = next((client for client in self.clients if client.seat == seat), None)
+        if previous is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(SETTLE_SECONDS):
+                    await previous.left.wait()
+        async with self._lock:
+            pass
+
     def attach(self, client: Client) -> None:
         for other in [c for c in self.clients if c.seat is not None and c.seat == client.seat]:
             other.close(4000, "P2.3 replaced by a newer connection of this seat")
@@ -449,6 +467,7 @@ class Table:
         self.announce()
 
     def detach(self, client: Client) -> None:
+        client.left.set()
         if client in self.clients:
             self.clients.discard(client)
             self.spectators -= client.seat is None
