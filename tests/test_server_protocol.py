@@ -90,7 +90,7 @@ def test_reconnect_with_the_last_seq_loses_and_doubles_nothing(server: Server) -
 
 def test_a_resume_right_after_an_action_shows_that_action(server: Server) -> None:
     """An action sent just before its connection closed is taken before the seat's resume is
-    served (P2.4): the resumed view never offers a turn the seat has already taken. The
+    served (P2.3): the resumed view never offers a turn the seat has already taken. The
     database is held locked, so that the action is still being committed when the resume
     comes."""
     table = server.create(rules=TABLE_RULES, seats=_seats_with_person(0), seed=5, first_dealer=3)

@@ -43,8 +43,8 @@ MAX_BOT_SECONDS = 10.0
 BOT_RETRY_SECONDS = 1.0
 """A bot whose action could not be committed tries again after this long."""
 SETTLE_SECONDS = 0.5
-"""A seat's new connection waits at most this long for the seat's previous one to finish
-reading what it was sent before it closed (``Table.settle``)."""
+"""A seat's new connection waits at most this long for the seat's previous one to end, so
+that what the previous one sent before it closed is taken first (``Table.settle``)."""
 SUMMARY_SECONDS = 0.25
 """At most one ``table`` message a table this often; one always follows a change within it."""
 ACTION_TEXTS = tuple(
@@ -445,7 +445,7 @@ class Table:
             client.send(message)
 
     async def settle(self, seat: int) -> None:
-        """Before a seat's new connection is served (P2.4): take first what the seat's previous
+        """Before a seat's new connection is served (P2.3): take first what the seat's previous
         connection sent before it closed, so that a resume never offers a turn the seat has
         already taken. A connection reads its messages in order before it ends, so the previous
         one is given ``SETTLE_SECONDS`` to end (one still open, a second tab, is then replaced);
