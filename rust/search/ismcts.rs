@@ -216,10 +216,23 @@ impl Tree {
         self.nodes.len() + BLOCK > self.max_slots
     }
 
-    fn reset(&mut self) {
+    /// Empties the tree for a search of `iterations` (0: a time budget, whose size is not
+    /// known), with room for every block it can add: an iteration adds at most one. Reserved
+    /// once, the vectors are not copied at each doubling while the walks read them, and a
+    /// page is faulted in once, when a block first lands there (the room never used is address
+    /// space only); a large search gains about a tenth (docs/SEARCH.md "Memory"). Where the
+    /// room cannot be had, the vectors grow as they go.
+    fn reset(&mut self, iterations: u32) {
         self.blocks.clear();
         self.nodes.clear();
         self.next_block.clear();
+        let blocks = (iterations as usize)
+            .saturating_add(1)
+            .min(self.max_slots / BLOCK);
+        // A failed reservation changes nothing but the speed: the pushes grow the vectors.
+        let _ = self.blocks.try_reserve_exact(blocks);
+        let _ = self.nodes.try_reserve_exact(blocks * BLOCK);
+        let _ = self.next_block.try_reserve_exact(blocks);
         self.new_block();
     }
 
@@ -762,7 +775,6 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: W
     iterations: u32,
     seed: u64,
 ) -> [u64; 64] {
-    tree.reset();
     let sqrt_ln = sqrt_ln_table();
     let c = params.c as f32;
     let mut rng = SplitMix64::new(seed);
@@ -775,6 +787,7 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: W
     let mut worlds = [template; BATCH];
     let deadline =
         (params.millis > 0).then(|| Instant::now() + Duration::from_millis(params.millis as u64));
+    tree.reset(if deadline.is_some() { 0 } else { iterations });
     let mut done = 0u32;
     let batch = batch_size(params.playout);
     loop {
