@@ -4,7 +4,10 @@
    ``ismcts:iterations=20000,playout=0``), beside colver's naive IS-MCTS on Belote
    (``Env.action_naive_ismcts_with_stats``, its own root visit count over its own elapsed time,
    the median of seven searches after a warm-up) when colver is installed (the ``bench``
-   extra: ``pip install -e ".[bench]"``);
+   extra: ``pip install -e ".[bench]"``); then tarabish at colver's search size: as many
+   iterations as colver's median 200 ms search made (about 240,000), in one tree that has
+   outgrown the core's caches, where colver's are many small trees (docs/SEARCH.md "Speed by
+   tree size");
 2. a decision at the default budget (``ismcts``; the bar: under 100 ms);
 3. root parallelism: the same search on two threads against one (the bar: 1.8x);
 4. sampled worlds a second through Python (``sample_worlds``; the Rust figure without Python
@@ -33,6 +36,10 @@ COLVER_ROUNDS = 7
 # ISMCTS iterations a second against colver's, by the kernel running (TARABISH_KERNEL forces one).
 COLVER_BARS = {"portable": 1.5, "bmi2": 2.0, "avx512": 2.0}
 RATES: dict[str, float] = {}
+# The root visits of colver's timed searches, sorted: its search size.
+COLVER_VISITS: list[int] = []
+# Rounds of the search at colver's size (each a few tenths of a second).
+SIZE_ROUNDS = 5
 # The calling thread's CPU time of each round, by engine.
 CPU_SECONDS: dict[str, list[float]] = {}
 
@@ -62,6 +69,17 @@ def decide(benchmark: Any, spec: str, cpu_as: str | None = None) -> float:
     state = trick_one()
     search = tb.bot_action if cpu_as is None else cpu_timed(cpu_as, tb.bot_action)
     action = benchmark(search, state, spec, 7)
+    assert action in state.legal_action_ids()
+    return float(benchmark.stats.stats.median)
+
+
+def decide_pedantic(benchmark: Any, spec: str) -> float:
+    """The median seconds of ``SIZE_ROUNDS`` decisions by ``spec`` at trick one, after one
+    warm-up (searches too long for pytest-benchmark's calibration)."""
+    state = trick_one()
+    action = benchmark.pedantic(
+        tb.bot_action, args=(state, spec, 7), rounds=SIZE_ROUNDS, warmup_rounds=1
+    )
     assert action in state.legal_action_ids()
     return float(benchmark.stats.stats.median)
 
@@ -96,6 +114,7 @@ def test_colver_ismcts_iterations_per_second(benchmark: Any) -> None:
     RATES["colver"] = statistics.median(
         stats["root_visits"] / (stats["elapsed_ms"] / 1000) for stats in rounds
     )
+    COLVER_VISITS[:] = sorted(int(stats["root_visits"]) for stats in rounds)
     RATES["colver_cpu"] = statistics.median(
         stats["root_visits"] / seconds for stats, seconds in zip(rounds, cpu_seconds, strict=True)
     )
@@ -111,6 +130,26 @@ def test_colver_ismcts_iterations_per_second(benchmark: Any) -> None:
             f"time: tarabish {RATES['tarabish_cpu']:,.0f}, colver {RATES['colver_cpu']:,.0f} "
             f"({cpu:.2f}x)"
         )
+
+
+@pytest.mark.benchmark(group="ismcts iterations/s at colver's search size, one thread")
+def test_ismcts_at_colvers_search_size(benchmark: Any) -> None:
+    """tarabish at as many iterations as colver's median 200 ms search (about 240,000): its
+    rate falls as its one tree outgrows the core's caches (docs/SEARCH.md "Speed by tree
+    size"), where colver's, many trees of 50 iterations, does not; so at colver's budget the
+    ratio is this one, not the 20,000-iteration row's."""
+    if "colver" not in RATES:
+        pytest.skip("colver's rate comes from test_colver_ismcts_iterations_per_second")
+    iterations = COLVER_VISITS[len(COLVER_VISITS) // 2]
+    seconds = decide_pedantic(benchmark, f"ismcts:iterations={iterations},playout=0")
+    rate = iterations / seconds
+    ratio = rate / RATES["colver"]
+    benchmark.extra_info.update(iterations=iterations, iterations_per_second=rate, ratio=ratio)
+    print(
+        f"\nISMCTS iterations/s at colver's search size ({iterations:,} iterations), "
+        f"{tb.kernels()['running']} kernel: tarabish {rate:,.0f}, colver {RATES['colver']:,.0f} "
+        f"({ratio:.2f}x)"
+    )
 
 
 @pytest.mark.benchmark(group="ismcts decision at the default budget")
