@@ -8,6 +8,7 @@
 //! "ISMCTS"). Root parallelism: each thread grows its own tree from its own seed and the root
 //! visit counts are summed, so a decision depends only on the seed and the thread count.
 
+use std::mem::offset_of;
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -128,7 +129,10 @@ const BLOCK: usize = 8;
 /// = reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward
 /// change, so the walk does no division and no square root), the availability counts, the
 /// actions and the seats that took them (whose team's reward each node sums). Slots are filled
-/// in order; an unused one has the action [`EMPTY`]. 160 bytes in three cache lines.
+/// in order; an unused one has the action [`EMPTY`]. 164 bytes in three cache lines, the
+/// last of which holds what the walk reads of a block before its scores: its actions, its
+/// children's block counts and the next block, so that a block with nothing legal in the
+/// world walked costs that one line.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct Block {
@@ -149,7 +153,15 @@ struct Block {
     /// mispredicted end corrected) long before the blocks' lines arrive; ended by a block's
     /// fill, it waited for the last block's line (docs/SEARCH.md "The walk").
     child_blocks: [u8; BLOCK],
+    /// The block after this one among the same parent's children, or `NONE`.
+    next: u32,
 }
+
+// The walk's first read of a block (its actions, and the next block) is one cache line.
+const _: () = assert!(
+    offset_of!(Block, actions) / 64 == offset_of!(Block, next) / 64
+        && offset_of!(Block, actions) / 64 == offset_of!(Block, child_blocks) / 64
+);
 
 impl Block {
     const EMPTY: Block = Block {
@@ -161,6 +173,7 @@ impl Block {
         mover: [0; BLOCK],
         actions: 0,
         child_blocks: [0; BLOCK],
+        next: NONE,
     };
 }
 
@@ -173,7 +186,8 @@ impl Node {
 }
 
 /// One search tree: nodes in blocks of [`BLOCK`] siblings (block `b` is slots
-/// `b * BLOCK ..`); the root is slot 0 of block 0, alone.
+/// `b * BLOCK ..`), a node's blocks chained by [`Block::next`]; the root is slot 0 of block
+/// 0, alone.
 /// Aligned to two cache lines so that two threads growing neighbouring trees never write to
 /// one line (false sharing of the vectors' lengths).
 #[derive(Clone, Debug)]
@@ -181,14 +195,12 @@ impl Node {
 struct Tree {
     blocks: Vec<Block>,
     nodes: Vec<Node>,
-    /// The block after each block among the same parent's children, or `NONE`.
-    next_block: Vec<u32>,
     /// The most slots the tree grows to ([`MAX_TREE_SLOTS`]; smaller in tests).
     max_slots: usize,
 }
 
-/// The most slots a tree holds, about 170 MiB (a slot is about 40 bytes: its node, its share
-/// of a block and of the chain of blocks): a tree grows a node an iteration, so a search of
+/// The most slots a tree holds, about 170 MiB (a slot is 40 bytes: its node and its share of
+/// a block): a tree grows a node an iteration, so a search of
 /// some minutes (a time budget may be an hour, an iteration budget 100 million) would
 /// otherwise take all the memory there is. A full tree adds no node: its walks go on through
 /// the children it has, and one that reaches a position none of whose legal actions has a
@@ -203,7 +215,6 @@ impl Default for Tree {
         Tree {
             blocks: Vec::new(),
             nodes: Vec::new(),
-            next_block: Vec::new(),
             max_slots: MAX_TREE_SLOTS,
         }
     }
@@ -225,14 +236,12 @@ impl Tree {
     fn reset(&mut self, iterations: u32) {
         self.blocks.clear();
         self.nodes.clear();
-        self.next_block.clear();
         let blocks = (iterations as usize)
             .saturating_add(1)
             .min(self.max_slots / BLOCK);
         // A failed reservation changes nothing but the speed: the pushes grow the vectors.
         let _ = self.blocks.try_reserve_exact(blocks);
         let _ = self.nodes.try_reserve_exact(blocks * BLOCK);
-        let _ = self.next_block.try_reserve_exact(blocks);
         self.new_block();
     }
 
@@ -240,7 +249,6 @@ impl Tree {
         let block = self.blocks.len() as u32;
         self.blocks.push(Block::EMPTY);
         self.nodes.extend_from_slice(&[Node::EMPTY; BLOCK]);
-        self.next_block.push(NONE);
         block
     }
 
@@ -271,7 +279,7 @@ impl Tree {
             if last == NONE {
                 self.nodes[parent as usize].first_block = fresh;
             } else {
-                self.next_block[last as usize] = fresh;
+                self.blocks[last as usize].next = fresh;
             }
             fresh * BLOCK as u32
         };
@@ -327,15 +335,13 @@ impl Tree {
                 }
                 each(block * BLOCK as u32 + k as u32);
             }
-            block = self.next_block[block as usize];
+            block = self.blocks[block as usize].next;
         }
     }
 
     /// The bytes the tree's vectors hold.
     fn capacity_bytes(&self) -> usize {
-        self.blocks.capacity() * size_of::<Block>()
-            + self.nodes.capacity() * size_of::<Node>()
-            + self.next_block.capacity() * size_of::<u32>()
+        self.blocks.capacity() * size_of::<Block>() + self.nodes.capacity() * size_of::<Node>()
     }
 }
 
@@ -839,17 +845,17 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: W
 /// Scores the used slots of a block of `children` for a walk in a world whose legal actions
 /// are `legal`, counting each legal child's availability first: UCB1 with the child's own
 /// availability count, `mean + c * sqrt(ln available) * scale`, minus infinity where the child
-/// is not legal. Returns the best score, the lowest slot that has it (ties go to the lowest)
-/// and how many slots are used. The AVX-512 copy ([`avx512::score_block`]) makes the same
+/// is not legal. Returns the best score and the lowest slot that has it (ties go to the
+/// lowest). The AVX-512 copy ([`avx512::score_block`]) makes the same
 /// operations in the same order, so both return the same values and decisions do not depend
 /// on the CPU.
 #[inline(always)]
-fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32, u32) {
+fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
     let (mut best_score, mut best) = (f32::NEG_INFINITY, 0);
     for k in 0..BLOCK {
         let action = children.action[k];
         if action == EMPTY {
-            return (best_score, best, k as u32);
+            return (best_score, best);
         }
         // An unavailable child counts nothing and scores minus infinity.
         let available = (legal >> action) & 1;
@@ -863,7 +869,7 @@ fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f3
             best = k as u32;
         }
     }
-    (best_score, best, BLOCK as u32)
+    (best_score, best)
 }
 
 /// [`score_block`], in AVX-512 registers with `AVX512 = true`, else in AVX2 registers with
@@ -878,7 +884,7 @@ unsafe fn score_block_with<const BMI2: bool, const AVX512: bool>(
     legal: u64,
     c: f32,
     sqrt_ln: &[f32],
-) -> (f32, u32, u32) {
+) -> (f32, u32) {
     #[cfg(target_arch = "x86_64")]
     if AVX512 {
         // SAFETY: the caller's guarantee.
@@ -932,29 +938,40 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>
         let blocks = tree.blocks[node_block].child_blocks[k];
         let mut block = tree.nodes[node as usize].first_block;
         // Where a new child would go: an empty slot of the last block, or after it.
-        let (mut last, mut free) = (NONE, NONE);
+        let mut last = NONE;
         for _ in 0..blocks {
             last = block;
             let children = &mut tree.blocks[block as usize];
-            untried &= !children.actions;
-            // SAFETY: the caller's guarantee.
-            let (score, lane, filled) =
-                unsafe { score_block_with::<BMI2, AVX512>(children, legal, c, sqrt_ln) };
-            // Ties go to the lowest slot, within a block (`score_block`) and across blocks.
-            let key = score.to_bits() as i32;
-            if key > best_key {
-                best_key = key;
-                best = block * BLOCK as u32 + lane;
+            let next = children.next;
+            // A block with no child legal here would count nothing, change no term and score
+            // minus infinity: it is passed over on its last line alone, without its scores'
+            // two (at 240,000 iterations about two blocks of five; docs/SEARCH.md "The walk").
+            if children.actions & legal != 0 {
+                untried &= !children.actions;
+                // SAFETY: the caller's guarantee.
+                let (score, lane) =
+                    unsafe { score_block_with::<BMI2, AVX512>(children, legal, c, sqrt_ln) };
+                // Ties go to the lowest slot, within a block (`score_block`) and across blocks.
+                let key = score.to_bits() as i32;
+                if key > best_key {
+                    best_key = key;
+                    best = block * BLOCK as u32 + lane;
+                }
             }
-            // Only the last block may have room.
-            free = if filled < BLOCK as u32 {
-                block * BLOCK as u32 + filled
-            } else {
-                NONE
-            };
-            block = tree.next_block[block as usize];
+            block = next;
         }
         if untried != 0 && !tree.is_full() {
+            // Only the last block may have room.
+            let free = if last == NONE {
+                NONE
+            } else {
+                let filled = tree.blocks[last as usize].actions.count_ones();
+                if filled < BLOCK as u32 {
+                    last * BLOCK as u32 + filled
+                } else {
+                    NONE
+                }
+            };
             // SAFETY: the caller's guarantee.
             let action =
                 unsafe { select_with::<PDEP>(untried, rng.below(untried.count_ones())) } as u8;
@@ -1257,8 +1274,8 @@ mod tests {
             }
             for (name, got, vector) in copies {
                 assert_eq!(
-                    (got.0.to_bits(), got.1, got.2),
-                    (expected.0.to_bits(), expected.1, expected.2),
+                    (got.0.to_bits(), got.1),
+                    (expected.0.to_bits(), expected.1),
                     "{name}: {block:?} legal {legal:#x}"
                 );
                 assert_eq!(vector.available, scalar.available, "{name}");

@@ -9,7 +9,7 @@
 use core::arch::x86_64::*;
 use core::mem::{align_of, offset_of};
 
-use super::{explore_term, Block, BLOCK, EMPTY, SQRT_LN_TABLE_SIZE};
+use super::{explore_term, Block, BLOCK, SQRT_LN_TABLE_SIZE};
 
 // The layout this copy and the AVX-512 one rely on: a block in one register of eight lanes,
 // each field loaded and stored by aligned 256-bit accesses.
@@ -26,11 +26,11 @@ const HALF_BITS: i32 = 32;
 /// The sign bit of a 32-bit lane, which a blend reads.
 const SIGN_BIT: i32 = 31;
 
-/// [`super::score_block`]: a slot is unused where its action is [`EMPTY`] (filled in order),
-/// and a child is available when bit `action` of `legal` is set: each lane shifts the low half
-/// of `legal` by its action and the high half by its action less 32 (a shift of 32 or more,
-/// as for the other half's actions and for [`EMPTY`], gives 0), so the bit is 1 or 0 and is
-/// added to the counts as it is. The scores are `mean + c * explore * scale` by the scalar
+/// [`super::score_block`]: a slot is unused where its action is [`super::EMPTY`] (filled in
+/// order), and a child is available when bit `action` of `legal` is set: each lane shifts the
+/// low half of `legal` by its action and the high half by its action less 32 (a shift of 32
+/// or more, as for the other half's actions and for [`super::EMPTY`], gives 0), so the bit is
+/// 1 or 0 and is added to the counts as it is. The scores are `mean + c * explore * scale` by the scalar
 /// loop's multiplies and add, minus infinity where not available (a blend on the bit moved to
 /// the sign); the best is a maximum over the lanes of the scores' bits as integers (the order
 /// of the floats there, as in the AVX-512 copy) and the lowest lane equal to it. The next
@@ -39,15 +39,9 @@ const SIGN_BIT: i32 = 31;
 /// guards it against Gather Data Sampling).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn score_block(
-    children: &mut Block,
-    legal: u64,
-    c: f32,
-    sqrt_ln: &[f32],
-) -> (f32, u32, u32) {
+pub(super) fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
     // SAFETY: `action` is BLOCK = 8 bytes, one 64-bit load.
     let actions = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) });
-    let unused = _mm256_cmpeq_epi32(actions, _mm256_set1_epi32(EMPTY as i32));
     let low = _mm256_srlv_epi32(_mm256_set1_epi32(legal as i32), actions);
     let high = _mm256_srlv_epi32(
         _mm256_set1_epi32((legal >> HALF_BITS) as i32),
@@ -83,9 +77,7 @@ pub(super) fn score_block(
         score,
         _mm256_castsi256_ps(_mm256_slli_epi32::<SIGN_BIT>(available)),
     ));
-    let (best, lane) = best_key(keys);
-    let used = !_mm256_movemask_ps(_mm256_castsi256_ps(unused)) as u8;
-    (best, lane, used.count_ones())
+    best_key(keys)
 }
 
 /// The block's UCB1 scores, `mean + c * explore * scale`, by the scalar loop's multiplies and

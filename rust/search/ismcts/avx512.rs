@@ -28,12 +28,7 @@ const LANES: u8 = u8::MAX;
 /// next (docs/SEARCH.md "The walk").
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
-pub(super) fn score_block(
-    children: &mut Block,
-    legal: u64,
-    c: f32,
-    sqrt_ln: &[f32],
-) -> (f32, u32, u32) {
+pub(super) fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
     // SAFETY: `action` is BLOCK = 8 bytes, one 64-bit load.
     let actions = unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) };
     let used = _mm_cmpneq_epi8_mask(actions, _mm_set1_epi8(EMPTY as i8)) as u8 & LANES;
@@ -73,6 +68,5 @@ pub(super) fn score_block(
         available,
         _mm256_castps_si256(score),
     );
-    let (best, lane) = best_key(keys);
-    (best, lane, used.count_ones())
+    best_key(keys)
 }
