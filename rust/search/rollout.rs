@@ -19,6 +19,8 @@ mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub(crate) use avx512::mix64 as mix64_lanes;
 
+use core::hint::select_unpredictable;
+
 use crate::bits::{count_with, select_with};
 use crate::cards::{Card, CardSet, Suit};
 use crate::rng::SplitMix64;
@@ -79,12 +81,6 @@ static CARD_FACTS: [[CardFacts; MASK_BITS]; 4] = {
     }
     table
 };
-
-/// Every bit when `condition` holds, else none.
-#[inline(always)]
-fn if_else_mask(condition: bool) -> u64 {
-    0u64.wrapping_sub(condition as u64)
-}
 
 /// The play phase of one world, from the seat to move to the end of the hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,11 +252,11 @@ impl Rollout {
             self.led = facts.suit;
             self.trick_points = facts.points;
         } else {
-            // Masks, not branches: whether a random card takes the trick cannot be predicted.
-            let wins = if_else_mask(self.beats & (1 << index) != 0);
-            self.beats = (facts.beats & wins) | (self.beats & !wins);
-            let wins = wins as u8;
-            self.winner_seat = (self.to_move & wins) | (self.winner_seat & !wins);
+            // Conditional moves, not branches: whether a random card takes the trick cannot be
+            // predicted.
+            let wins = self.beats >> index & 1 != 0;
+            self.beats = select_unpredictable(wins, facts.beats, self.beats);
+            self.winner_seat = select_unpredictable(wins, self.to_move, self.winner_seat);
             self.trick_points += facts.points;
         }
         self.plays_left -= 1;
