@@ -651,13 +651,22 @@ impl World for Rollout {
 
 /// `sqrt(ln n)` for the availability counts UCB1 meets most, computed once.
 const SQRT_LN_TABLE_SIZE: usize = 1 << 16;
+const _: () = assert!(SQRT_LN_TABLE_SIZE.is_power_of_two());
 
-fn sqrt_ln_table() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+/// `sqrt(ln n)` by count `n` below [`SQRT_LN_TABLE_SIZE`]: an array, not a slice, so that a
+/// lookup of a count masked to the table's size needs no bounds check (the AVX2 walk's eight
+/// a block, whose counts are clamped to the table already).
+type SqrtLnTable = [f32; SQRT_LN_TABLE_SIZE];
+
+fn sqrt_ln_table() -> &'static SqrtLnTable {
+    static TABLE: OnceLock<Box<SqrtLnTable>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        (0..SQRT_LN_TABLE_SIZE)
+        let values: Box<[f32]> = (0..SQRT_LN_TABLE_SIZE)
             .map(|n| sqrt_ln_of(n as u32))
-            .collect()
+            .collect();
+        values
+            .try_into()
+            .expect("the table has SQRT_LN_TABLE_SIZE entries")
     })
 }
 
@@ -672,7 +681,7 @@ fn sqrt_ln_beyond_table(n: u32) -> f32 {
 
 /// `sqrt(ln n)` for an availability count `n`: the table's entry, or else computed.
 #[inline(always)]
-fn explore_term(n: u32, sqrt_ln: &[f32]) -> f32 {
+fn explore_term(n: u32, sqrt_ln: &SqrtLnTable) -> f32 {
     match sqrt_ln.get(n as usize) {
         Some(&value) => value,
         None => sqrt_ln_beyond_table(n),
@@ -850,7 +859,7 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: W
 /// operations in the same order, so both return the same values and decisions do not depend
 /// on the CPU.
 #[inline(always)]
-fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
+fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &SqrtLnTable) -> (f32, u32) {
     let (mut best_score, mut best) = (f32::NEG_INFINITY, 0);
     for k in 0..BLOCK {
         let action = children.action[k];
@@ -883,7 +892,7 @@ unsafe fn score_block_with<const BMI2: bool, const AVX512: bool>(
     children: &mut Block,
     legal: u64,
     c: f32,
-    sqrt_ln: &[f32],
+    sqrt_ln: &SqrtLnTable,
 ) -> (f32, u32) {
     #[cfg(target_arch = "x86_64")]
     if AVX512 {
@@ -922,7 +931,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>
     tree: &mut Tree,
     world: &mut W,
     c: f32,
-    sqrt_ln: &[f32],
+    sqrt_ln: &SqrtLnTable,
     rng: &mut SplitMix64,
     path: &mut [u32; MAX_DEPTH],
 ) -> usize {

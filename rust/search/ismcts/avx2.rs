@@ -9,7 +9,7 @@
 use core::arch::x86_64::*;
 use core::mem::{align_of, offset_of};
 
-use super::{explore_term, Block, BLOCK, SQRT_LN_TABLE_SIZE};
+use super::{explore_term, Block, SqrtLnTable, BLOCK, SQRT_LN_TABLE_SIZE};
 
 // The layout this copy and the AVX-512 one rely on: a block in one register of eight lanes,
 // each field loaded and stored by aligned 256-bit accesses.
@@ -39,7 +39,12 @@ const SIGN_BIT: i32 = 31;
 /// guards it against Gather Data Sampling).
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
+pub(super) fn score_block(
+    children: &mut Block,
+    legal: u64,
+    c: f32,
+    sqrt_ln: &SqrtLnTable,
+) -> (f32, u32) {
     // SAFETY: `action` is BLOCK = 8 bytes, one 64-bit load.
     let actions = _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) });
     let low = _mm256_srlv_epi32(_mm256_set1_epi32(legal as i32), actions);
@@ -64,7 +69,8 @@ pub(super) fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f
     let mut lanes = [0u32; BLOCK];
     // SAFETY: BLOCK = 8 lanes of 32 bits.
     unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast(), within) };
-    let terms = lanes.map(|n| sqrt_ln[n as usize]);
+    // Masked to the table's size (a no-op: the counts are clamped above), so no bounds check.
+    let terms = lanes.map(|n| sqrt_ln[n as usize & (SQRT_LN_TABLE_SIZE - 1)]);
     // SAFETY: as above.
     let mut explore = unsafe { _mm256_loadu_ps(terms.as_ptr()) };
     if beyond != 0 {
@@ -127,7 +133,7 @@ pub(super) fn explore_beyond(
     explore: __m256,
     counts: __m256i,
     beyond: u8,
-    sqrt_ln: &[f32],
+    sqrt_ln: &SqrtLnTable,
 ) -> __m256 {
     let mut values = [0f32; BLOCK];
     let mut lanes = [0u32; BLOCK];

@@ -13,7 +13,7 @@ use core::arch::x86_64::*;
 // A block in one register of eight lanes, its fields aligned: rust/search/ismcts/avx2.rs
 // asserts the layout both copies rely on.
 use super::avx2::{best_key, explore_beyond, scores};
-use super::{Block, EMPTY, SQRT_LN_TABLE_SIZE};
+use super::{Block, SqrtLnTable, EMPTY, SQRT_LN_TABLE_SIZE};
 
 /// The lanes of a block: the low [`super::BLOCK`] bits of a mask.
 const LANES: u8 = u8::MAX;
@@ -28,7 +28,12 @@ const LANES: u8 = u8::MAX;
 /// next (docs/SEARCH.md "The walk").
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512bitalg")]
-pub(super) fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &[f32]) -> (f32, u32) {
+pub(super) fn score_block(
+    children: &mut Block,
+    legal: u64,
+    c: f32,
+    sqrt_ln: &SqrtLnTable,
+) -> (f32, u32) {
     // SAFETY: `action` is BLOCK = 8 bytes, one 64-bit load.
     let actions = unsafe { _mm_loadl_epi64(children.action.as_ptr().cast()) };
     let used = _mm_cmpneq_epi8_mask(actions, _mm_set1_epi8(EMPTY as i8)) as u8 & LANES;
