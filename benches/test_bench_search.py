@@ -63,23 +63,19 @@ def trick_one() -> tb.HandState:
     return state
 
 
-def decide(benchmark: Any, spec: str, cpu_as: str | None = None) -> float:
+def decide(
+    benchmark: Any, spec: str, cpu_as: str | None = None, rounds: int | None = None
+) -> float:
     """The median seconds of a decision by ``spec`` at trick one (its CPU time noted under
-    ``cpu_as`` if given)."""
+    ``cpu_as`` if given); with ``rounds``, that many after one warm-up, for searches too long
+    for pytest-benchmark's calibration."""
     state = trick_one()
     search = tb.bot_action if cpu_as is None else cpu_timed(cpu_as, tb.bot_action)
-    action = benchmark(search, state, spec, 7)
-    assert action in state.legal_action_ids()
-    return float(benchmark.stats.stats.median)
-
-
-def decide_pedantic(benchmark: Any, spec: str) -> float:
-    """The median seconds of ``SIZE_ROUNDS`` decisions by ``spec`` at trick one, after one
-    warm-up (searches too long for pytest-benchmark's calibration)."""
-    state = trick_one()
-    action = benchmark.pedantic(
-        tb.bot_action, args=(state, spec, 7), rounds=SIZE_ROUNDS, warmup_rounds=1
-    )
+    args = (state, spec, 7)
+    if rounds is None:
+        action = benchmark(search, *args)
+    else:
+        action = benchmark.pedantic(search, args=args, rounds=rounds, warmup_rounds=1)
     assert action in state.legal_action_ids()
     return float(benchmark.stats.stats.median)
 
@@ -141,7 +137,7 @@ def test_ismcts_at_colvers_search_size(benchmark: Any) -> None:
     if "colver" not in RATES:
         pytest.skip("colver's rate comes from test_colver_ismcts_iterations_per_second")
     iterations = COLVER_VISITS[len(COLVER_VISITS) // 2]
-    seconds = decide_pedantic(benchmark, f"ismcts:iterations={iterations},playout=0")
+    seconds = decide(benchmark, f"ismcts:iterations={iterations},playout=0", rounds=SIZE_ROUNDS)
     rate = iterations / seconds
     ratio = rate / RATES["colver"]
     benchmark.extra_info.update(iterations=iterations, iterations_per_second=rate, ratio=ratio)

@@ -200,11 +200,10 @@ struct Tree {
 }
 
 /// The most slots a tree holds, about 170 MiB (a slot is 40 bytes: its node and its share of
-/// a block): a tree grows a node an iteration, so a search of
-/// some minutes (a time budget may be an hour, an iteration budget 100 million) would
-/// otherwise take all the memory there is. A full tree adds no node: its walks go on through
-/// the children it has, and one that reaches a position none of whose legal actions has a
-/// child plays out from there.
+/// a block): a tree grows a node an iteration, so a search of some minutes (a time budget may
+/// be an hour, an iteration budget 100 million) would otherwise take all the memory there is.
+/// A full tree adds no node: its walks go on through the children it has, and one that
+/// reaches a position none of whose legal actions has a child plays out from there.
 const MAX_TREE_SLOTS: usize = 1 << 22;
 /// The most iterations one tree takes: its visit and availability counts are `u32`. A time
 /// budget stops there too (at about 3 million iterations a second, after some 20 minutes).
@@ -265,13 +264,18 @@ impl Tree {
         self.blocks[block].action[k]
     }
 
-    /// Adds a child taking `action` (by `mover`) to `parent`, in `free` (an empty slot among
-    /// its children's blocks, found by the walk) or else in a new block after `last` (its
-    /// children's last block, `NONE` if it has none), counting the walk's visit; returns its
-    /// slot.
-    fn add_child(&mut self, parent: u32, free: u32, last: u32, action: u8, mover: u8) -> u32 {
-        let slot = if free != NONE {
-            free
+    /// Adds a child taking `action` (by `mover`) to `parent`, in the first empty slot of
+    /// `last` (its children's last block, `NONE` if it has none; slots fill in order, so only
+    /// the last block may have room) or else in a new block after it, counting the walk's
+    /// visit; returns its slot.
+    fn add_child(&mut self, parent: u32, last: u32, action: u8, mover: u8) -> u32 {
+        let filled = if last == NONE {
+            BLOCK as u32
+        } else {
+            self.blocks[last as usize].actions.count_ones()
+        };
+        let slot = if filled < BLOCK as u32 {
+            last * BLOCK as u32 + filled
         } else {
             let fresh = self.new_block();
             let (parent_block, k) = Tree::block_of(parent);
@@ -855,9 +859,8 @@ unsafe fn grow_with<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: W
 /// are `legal`, counting each legal child's availability first: UCB1 with the child's own
 /// availability count, `mean + c * sqrt(ln available) * scale`, minus infinity where the child
 /// is not legal. Returns the best score and the lowest slot that has it (ties go to the
-/// lowest). The AVX-512 copy ([`avx512::score_block`]) makes the same
-/// operations in the same order, so both return the same values and decisions do not depend
-/// on the CPU.
+/// lowest). The AVX-512 copy ([`avx512::score_block`]) makes the same operations in the same
+/// order, so both return the same values and decisions do not depend on the CPU.
 #[inline(always)]
 fn score_block(children: &mut Block, legal: u64, c: f32, sqrt_ln: &SqrtLnTable) -> (f32, u32) {
     let (mut best_score, mut best) = (f32::NEG_INFINITY, 0);
@@ -946,7 +949,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>
         let (node_block, k) = Tree::block_of(node);
         let blocks = tree.blocks[node_block].child_blocks[k];
         let mut block = tree.nodes[node as usize].first_block;
-        // Where a new child would go: an empty slot of the last block, or after it.
+        // The node's last block, where a new child goes if it has room.
         let mut last = NONE;
         for _ in 0..blocks {
             last = block;
@@ -970,21 +973,10 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>
             block = next;
         }
         if untried != 0 && !tree.is_full() {
-            // Only the last block may have room.
-            let free = if last == NONE {
-                NONE
-            } else {
-                let filled = tree.blocks[last as usize].actions.count_ones();
-                if filled < BLOCK as u32 {
-                    last * BLOCK as u32 + filled
-                } else {
-                    NONE
-                }
-            };
             // SAFETY: the caller's guarantee.
             let action =
                 unsafe { select_with::<PDEP>(untried, rng.below(untried.count_ones())) } as u8;
-            path[depth] = tree.add_child(node, free, last, action, mover);
+            path[depth] = tree.add_child(node, last, action, mover);
             world.apply(action);
             return depth + 1;
         }

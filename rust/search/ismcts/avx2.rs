@@ -30,13 +30,13 @@ const SIGN_BIT: i32 = 31;
 /// order), and a child is available when bit `action` of `legal` is set: each lane shifts the
 /// low half of `legal` by its action and the high half by its action less 32 (a shift of 32
 /// or more, as for the other half's actions and for [`super::EMPTY`], gives 0), so the bit is
-/// 1 or 0 and is added to the counts as it is. The scores are `mean + c * explore * scale` by the scalar
-/// loop's multiplies and add, minus infinity where not available (a blend on the bit moved to
-/// the sign); the best is a maximum over the lanes of the scores' bits as integers (the order
-/// of the floats there, as in the AVX-512 copy) and the lowest lane equal to it. The next
-/// walk's `explore` terms are looked up after the scores, off the chain from this level to
-/// the next, by scalar loads (a gather is no faster, and much slower where the microcode
-/// guards it against Gather Data Sampling).
+/// 1 or 0 and is added to the counts as it is. The scores are `mean + c * explore * scale` by
+/// the scalar loop's multiplies and add, minus infinity where not available (a blend on the
+/// bit moved to the sign); the best is a maximum over the lanes of the scores' bits as
+/// integers (the order of the floats there, as in the AVX-512 copy) and the lowest lane equal
+/// to it. The next walk's `explore` terms are looked up after the scores, off the chain from
+/// this level to the next, by scalar loads (a gather is no faster, and much slower where the
+/// microcode guards it against Gather Data Sampling).
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) fn score_block(
