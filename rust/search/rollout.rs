@@ -323,7 +323,7 @@ impl Rollout {
     /// world in turn: the worlds are independent, so the CPU overlaps their chains of dependent
     /// steps (legal set, choice, play, next legal set) instead of waiting on one
     /// (docs/SEARCH.md "The playout kernel"). The tricks under way are finished first; then
-    /// whole tricks go one position at a time ([`Rollout::legal_at`], [`Rollout::play_at`]:
+    /// whole tricks go one position at a time ([`Rollout::legal_under`], [`Rollout::play_at`]:
     /// each position's code fixed at compile time, no test of the trick's length); the last
     /// trick (one card each, R2.4) is played without drawing. With `vector`, the whole tricks in
     /// AVX-512 registers (rust/search/rollout/avx512.rs: the same cards from the same draws).
@@ -350,21 +350,22 @@ impl Rollout {
                 world.play(Card::from_index_unchecked(index as u8));
             }
         }
-        loop {
-            // The worlds with a trick to play before the last, by position in `worlds`.
-            let mut playing = 0u32;
-            for (k, world) in worlds.iter().enumerate() {
-                playing |= ((world.plays_left > TRICK_CARDS) as u32) << k;
-            }
-            if playing == 0 {
-                break;
-            }
-            // SAFETY: the caller's guarantee.
-            unsafe {
-                Rollout::random_round::<BMI2, PDEP, 0>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, PDEP, 1>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, PDEP, 2>(worlds, playing, rng);
-                Rollout::random_round::<BMI2, PDEP, 3>(worlds, playing, rng);
+        // The two variants that shape the legal set: known off at compile time in the copy
+        // for the worlds under neither (the default rules), read where some world has them.
+        let (partner_exempt, undertrump_optional) =
+            worlds.iter().fold((false, false), |any, world| {
+                (
+                    any.0 | world.rules.partner_exempt,
+                    any.1 | world.rules.undertrump_optional,
+                )
+            });
+        // SAFETY: the caller's guarantee.
+        unsafe {
+            match (partner_exempt, undertrump_optional) {
+                (false, false) => Rollout::whole_tricks::<BMI2, PDEP, false, false>(worlds, rng),
+                (false, true) => Rollout::whole_tricks::<BMI2, PDEP, false, true>(worlds, rng),
+                (true, false) => Rollout::whole_tricks::<BMI2, PDEP, true, false>(worlds, rng),
+                (true, true) => Rollout::whole_tricks::<BMI2, PDEP, true, true>(worlds, rng),
             }
         }
         for world in worlds.iter_mut() {
@@ -377,6 +378,51 @@ impl Rollout {
         }
     }
 
+    /// The whole tricks before the last of each of `worlds` (each at a trick's start), one
+    /// trick position of every world in turn. A world's `partner_exempt` and
+    /// `undertrump_optional` (R5.1) are read only where `PARTNER_EXEMPT` and
+    /// `UNDERTRUMP_OPTIONAL` allow them (no world has the others): constants off in the copies
+    /// for batches without them, so a play's legal set skips their tests.
+    ///
+    /// # Safety
+    /// With `BMI2 = true` the CPU must support BMI2.
+    #[inline(always)]
+    unsafe fn whole_tricks<
+        const BMI2: bool,
+        const PDEP: bool,
+        const PARTNER_EXEMPT: bool,
+        const UNDERTRUMP_OPTIONAL: bool,
+    >(
+        worlds: &mut [Rollout],
+        rng: &mut SplitMix64,
+    ) {
+        loop {
+            // The worlds with a trick to play before the last, by position in `worlds`.
+            let mut playing = 0u32;
+            for (k, world) in worlds.iter().enumerate() {
+                playing |= ((world.plays_left > TRICK_CARDS) as u32) << k;
+            }
+            if playing == 0 {
+                return;
+            }
+            // SAFETY: the caller's guarantee.
+            unsafe {
+                Rollout::random_round::<BMI2, PDEP, 0, PARTNER_EXEMPT, UNDERTRUMP_OPTIONAL>(
+                    worlds, playing, rng,
+                );
+                Rollout::random_round::<BMI2, PDEP, 1, PARTNER_EXEMPT, UNDERTRUMP_OPTIONAL>(
+                    worlds, playing, rng,
+                );
+                Rollout::random_round::<BMI2, PDEP, 2, PARTNER_EXEMPT, UNDERTRUMP_OPTIONAL>(
+                    worlds, playing, rng,
+                );
+                Rollout::random_round::<BMI2, PDEP, 3, PARTNER_EXEMPT, UNDERTRUMP_OPTIONAL>(
+                    worlds, playing, rng,
+                );
+            }
+        }
+    }
+
     /// One random card at trick position `POSITION` for each world whose bit is set in
     /// `playing`: one draw for each pair of worlds (0 and 1, 2 and 3, ...), its low half for
     /// the first, its high half for the second.
@@ -384,7 +430,13 @@ impl Rollout {
     /// # Safety
     /// With `BMI2 = true` the CPU must support BMI2.
     #[inline(always)]
-    unsafe fn random_round<const BMI2: bool, const PDEP: bool, const POSITION: u8>(
+    unsafe fn random_round<
+        const BMI2: bool,
+        const PDEP: bool,
+        const POSITION: u8,
+        const PARTNER_EXEMPT: bool,
+        const UNDERTRUMP_OPTIONAL: bool,
+    >(
         worlds: &mut [Rollout],
         playing: u32,
         rng: &mut SplitMix64,
@@ -398,7 +450,11 @@ impl Rollout {
             };
             if playing & (1 << k) != 0 {
                 // SAFETY: the caller's guarantee.
-                let index = unsafe { choose::<BMI2, PDEP>(world.legal_at::<POSITION>(), draw) };
+                let legal = world.legal_under::<POSITION>(
+                    PARTNER_EXEMPT && world.rules.partner_exempt,
+                    UNDERTRUMP_OPTIONAL && world.rules.undertrump_optional,
+                );
+                let index = unsafe { choose::<BMI2, PDEP>(legal, draw) };
                 world.play_at::<POSITION>(index);
             }
         }
@@ -415,10 +471,20 @@ impl Rollout {
 
     /// [`Rollout::legal`] when `POSITION` cards are in the trick, with what that fixes known
     /// at compile time: the leader plays any card; the second card's partner plays the fourth,
-    /// so it cannot win the trick yet (R5.1 `partner_exempt` applies from the third card).
+    /// so it cannot win the trick yet (R5.1 `partner_exempt` applies from the third card). The
+    /// rules' `partner_exempt` and `undertrump_optional` are given (constants where a copy
+    /// knows them off, [`Rollout::whole_tricks`]).
     #[inline(always)]
-    pub(crate) fn legal_at<const POSITION: u8>(&self) -> u64 {
+    fn legal_under<const POSITION: u8>(
+        &self,
+        partner_exempt: bool,
+        undertrump_optional: bool,
+    ) -> u64 {
         debug_assert_eq!(self.trick_len, POSITION);
+        debug_assert_eq!(
+            (partner_exempt, undertrump_optional),
+            (self.rules.partner_exempt, self.rules.undertrump_optional)
+        );
         let hand = self.hands[(self.to_move % SEATS) as usize];
         if POSITION == 0 {
             return hand;
@@ -429,8 +495,8 @@ impl Rollout {
             self.beats,
             self.trump_mask,
             self.head,
-            POSITION >= 2 && self.rules.partner_exempt && self.partner_wins(),
-            self.rules.undertrump_optional,
+            POSITION >= 2 && partner_exempt && self.partner_wins(),
+            undertrump_optional,
         )
     }
 
@@ -510,13 +576,17 @@ mod tests {
         (hand.phase() == Phase::Play).then_some((hand, rng))
     }
 
-    /// [`Rollout::legal_at`] at the trick's current length.
+    /// [`Rollout::legal_under`] at the trick's current length, under the world's rules.
     fn legal_at_now(kernel: &Rollout) -> u64 {
+        let rules = (
+            kernel.rules.partner_exempt,
+            kernel.rules.undertrump_optional,
+        );
         match kernel.trick_len {
-            0 => kernel.legal_at::<0>(),
-            1 => kernel.legal_at::<1>(),
-            2 => kernel.legal_at::<2>(),
-            _ => kernel.legal_at::<3>(),
+            0 => kernel.legal_under::<0>(rules.0, rules.1),
+            1 => kernel.legal_under::<1>(rules.0, rules.1),
+            2 => kernel.legal_under::<2>(rules.0, rules.1),
+            _ => kernel.legal_under::<3>(rules.0, rules.1),
         }
     }
 
@@ -531,7 +601,7 @@ mod tests {
     }
 
     /// Every R5.1 variant on and off, over random hands: at every play the kernel's legal
-    /// cards are the state's (also through the trick-position path, `legal_at`), the
+    /// cards are the state's (also through the trick-position path, `legal_under`), the
     /// trick-position play (`play_at`) leaves the kernel as `play` does, and the same cards
     /// played to the end score what the state scores (R6), from every position of the hand.
     #[test]
