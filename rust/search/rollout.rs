@@ -449,11 +449,11 @@ impl Rollout {
                 draw >> 32
             };
             if playing & (1 << k) != 0 {
-                // SAFETY: the caller's guarantee.
                 let legal = world.legal_under::<POSITION>(
                     PARTNER_EXEMPT && world.rules.partner_exempt,
                     UNDERTRUMP_OPTIONAL && world.rules.undertrump_optional,
                 );
+                // SAFETY: the caller's guarantee.
                 let index = unsafe { choose::<BMI2, PDEP>(legal, draw) };
                 world.play_at::<POSITION>(index);
             }
