@@ -4,19 +4,20 @@
 //! tensor. The tensor is always written through this row, so a row and its tensor cannot
 //! disagree; [`update_tensor`] rewrites only the entries that differ between two rows (the
 //! vectorized environment keeps each environment's tensor up to date that way).
-//! Rules: what a seat may know is the [`InfoSet`]'s (R2.4, R4.4, R4.5).
+//! Rules: what a seat may know is the [`InfoSet`]'s (R2.4, R4.4, R4.5); a [`SeatView`] reads
+//! the same of an auto-mode hand straight from it.
 
-use crate::cards::CardSet;
-use crate::infoset::InfoSet;
+use crate::cards::{Card, CardSet, Suit};
+use crate::infoset::{visible_hand, InfoSet};
 use crate::observe::{
     ratio, ANNOUNCED, AUCTION, BELLA, DEALER, HAND, KITTY, MAX_TEAM_POINTS, PAST_TRICKS, PHASE,
     POINTS, RUNS_WINNER, SCORES, SCORE_SCALE, SEAT, SHOWN, TENSOR_SIZE, TO_MOVE, TRICK,
     TRICK_LEADER, TRICK_LEADERS, TRUMP,
 };
 use crate::rules::{Declarations, Rules};
-use crate::runs::TWENTY;
+use crate::runs::{Runs, TWENTY};
 use crate::seats::{eldest, seat_after, SEATS, TEAMS};
-use crate::state::{Phase, NUM_ACTIONS, PASS, TRICKS};
+use crate::state::{auction_of, Hand, Phase, NUM_ACTIONS, PASS, TRICKS};
 use crate::tricks::TrickSoFar;
 
 /// How one byte field of a row stands for entries of the tensor.
@@ -190,18 +191,185 @@ pub type Row = [u8; COMPACT_SIZE];
 /// The row of every zero entry (the tensor of zeros).
 pub const EMPTY_ROW: Row = [0; COMPACT_SIZE];
 
-/// The completed tricks of one hand as a row holds them (their cards by seat and their
-/// leaders), and the runs announced and shown, kept between rows of the same hand so that
-/// each trick is read once and the runs only until none can be shown any more
-/// ([`encode_following`]): the vectorized environment keeps one a game.
+/// What a compact row is written from: one seat's view of a hand, as an [`InfoSet`] holds it
+/// (any mode) or, for an auto-mode hand, as a [`SeatView`] reads it straight from the hand.
+/// The names and meanings are [`InfoSet`]'s.
+pub trait RowSource {
+    fn seat(&self) -> u8;
+    fn dealer(&self) -> u8;
+    fn rules(&self) -> &Rules;
+    fn scores_before(&self) -> [u32; 2];
+    fn points(&self) -> [u32; 2];
+    fn phase(&self) -> Phase;
+    fn to_move(&self) -> Option<u8>;
+    /// The seat's visible cards (R2.4).
+    fn hand(&self) -> CardSet;
+    fn passes(&self) -> u8;
+    fn trump(&self) -> Option<Suit>;
+    fn plays(&self) -> &[Card];
+    fn trick_leader(&self) -> Option<u8>;
+    fn current_trick(&self) -> &[Card];
+    fn announced(&self, who: u8) -> Option<u32>;
+    /// The cards of `who`'s shown runs.
+    fn shown_cards(&self, who: u8) -> CardSet;
+    fn runs_scored(&self) -> Option<(u8, u32)>;
+    fn bella(&self) -> Option<u8>;
+}
+
+impl RowSource for InfoSet {
+    fn seat(&self) -> u8 {
+        InfoSet::seat(self)
+    }
+    fn dealer(&self) -> u8 {
+        InfoSet::dealer(self)
+    }
+    fn rules(&self) -> &Rules {
+        InfoSet::rules(self)
+    }
+    fn scores_before(&self) -> [u32; 2] {
+        InfoSet::scores_before(self)
+    }
+    fn points(&self) -> [u32; 2] {
+        InfoSet::points(self)
+    }
+    fn phase(&self) -> Phase {
+        InfoSet::phase(self)
+    }
+    fn to_move(&self) -> Option<u8> {
+        InfoSet::to_move(self)
+    }
+    fn hand(&self) -> CardSet {
+        InfoSet::hand(self)
+    }
+    fn passes(&self) -> u8 {
+        InfoSet::passes(self)
+    }
+    fn trump(&self) -> Option<Suit> {
+        InfoSet::trump(self)
+    }
+    fn plays(&self) -> &[Card] {
+        InfoSet::plays(self)
+    }
+    fn trick_leader(&self) -> Option<u8> {
+        InfoSet::trick_leader(self)
+    }
+    fn current_trick(&self) -> &[Card] {
+        InfoSet::current_trick(self)
+    }
+    fn announced(&self, who: u8) -> Option<u32> {
+        InfoSet::announced(self, who)
+    }
+    fn shown_cards(&self, who: u8) -> CardSet {
+        InfoSet::shown(self, who).cards()
+    }
+    fn runs_scored(&self) -> Option<(u8, u32)> {
+        InfoSet::runs_scored(self)
+    }
+    fn bella(&self) -> Option<u8> {
+        InfoSet::bella(self)
+    }
+}
+
+/// What `seat` knows of an auto-mode `hand`, read straight from the hand: what of
+/// [`InfoSet::new`] a row holds, without following the plays for what they prove (R5.1 read
+/// backwards), which a row does not hold. The vectorized environment writes its rows from
+/// it; bots still get the [`InfoSet`].
+#[derive(Clone, Copy, Debug)]
+pub struct SeatView<'a> {
+    hand: &'a Hand,
+    seat: u8,
+    /// Each seat's runs in the hand as dealt ([`hand_runs`]).
+    runs: &'a [Runs; SEAT_COUNT],
+}
+
+/// Each seat's runs in `hand` as dealt, for [`SeatView`] (found once a hand).
+pub fn hand_runs(hand: &Hand) -> [Runs; SEAT_COUNT] {
+    std::array::from_fn(|who| crate::runs::find_runs(hand.dealt(who)))
+}
+
+impl<'a> SeatView<'a> {
+    /// `seat`'s view of the auto-mode `hand`, whose runs are `runs` ([`hand_runs`]).
+    pub fn new(hand: &'a Hand, seat: u8, runs: &'a [Runs; SEAT_COUNT]) -> SeatView<'a> {
+        debug_assert_eq!(hand.rules().declarations, Declarations::Auto);
+        SeatView { hand, seat, runs }
+    }
+}
+
+impl RowSource for SeatView<'_> {
+    fn seat(&self) -> u8 {
+        self.seat
+    }
+    fn dealer(&self) -> u8 {
+        self.hand.dealer()
+    }
+    fn rules(&self) -> &Rules {
+        self.hand.rules()
+    }
+    fn scores_before(&self) -> [u32; 2] {
+        self.hand.scores_before()
+    }
+    fn points(&self) -> [u32; 2] {
+        self.hand.points()
+    }
+    fn phase(&self) -> Phase {
+        self.hand.phase()
+    }
+    fn to_move(&self) -> Option<u8> {
+        self.hand.to_move()
+    }
+    #[inline]
+    fn hand(&self) -> CardSet {
+        visible_hand(self.hand, self.seat)
+    }
+    fn passes(&self) -> u8 {
+        self.hand.passes()
+    }
+    fn trump(&self) -> Option<Suit> {
+        self.hand.trump()
+    }
+    fn plays(&self) -> &[Card] {
+        self.hand.plays()
+    }
+    fn trick_leader(&self) -> Option<u8> {
+        self.hand.trick_leader()
+    }
+    fn current_trick(&self) -> &[Card] {
+        self.hand.current_trick()
+    }
+    /// R4.4 auto mode: announced with a seat's first card.
+    fn announced(&self, who: u8) -> Option<u32> {
+        (self.hand.cards_played_by(who) >= 1).then(|| self.runs[who as usize].best_points())
+    }
+    /// R4.4 auto mode: shown with a seat's second card.
+    fn shown_cards(&self, who: u8) -> CardSet {
+        if self.hand.cards_played_by(who) >= 2 {
+            self.runs[who as usize].cards()
+        } else {
+            CardSet::EMPTY
+        }
+    }
+    fn runs_scored(&self) -> Option<(u8, u32)> {
+        self.hand.runs_scored()
+    }
+    fn bella(&self) -> Option<u8> {
+        self.hand.bella()
+    }
+}
+
+/// What of one hand's row stays once read: its dealer, its auction once trump is named, its
+/// completed tricks and their leaders, and the runs announced and shown, kept between rows of
+/// the same hand at their places in a row, so that each trick is read once, the runs only
+/// until none can be shown any more and the auction until it ends ([`encode_following`]): the
+/// vectorized environment keeps one a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct HandSeen {
+    /// Those bytes at their places; every other byte zero.
+    kept: Row,
+    /// The completed tricks read.
     count: usize,
     next_leader: u8,
-    bytes: [u8; TRICK_BYTES],
-    /// The row's `announced` byte and `shown` bytes as last read.
-    announced: u8,
-    shown: [u8; SHOWN_BYTES],
+    /// Trump is named: the auction read is the hand's whole auction (R3).
+    auction_final: bool,
     /// No run can be announced or shown any more: the runs read are the hand's last (R4.4).
     runs_final: bool,
 }
@@ -215,27 +383,47 @@ const fn plays_to_show(rules: &Rules) -> usize {
     }
 }
 
-/// The bytes of the completed tricks and their leaders, which follow each other in a row.
-const TRICK_BYTES: usize = TRICKS * SEAT_COUNT + TRICKS;
-const _: () = assert!(B_TRICK_LEADERS == B_PAST_TRICKS + TRICKS * SEAT_COUNT);
-
 impl HandSeen {
     /// None seen yet, in a hand dealt by `dealer` (eldest leads the first trick, R3.5).
     pub const fn new(dealer: u8) -> HandSeen {
+        let mut kept = EMPTY_ROW;
+        kept[B_DEALER] = dealer + 1;
         HandSeen {
+            kept,
             count: 0,
             next_leader: eldest(dealer),
-            bytes: [0; TRICK_BYTES],
-            announced: 0,
-            shown: [0; SHOWN_BYTES],
+            auction_final: false,
             runs_final: false,
         }
+    }
+
+    /// Reads what of `info` stays and was not read yet.
+    #[inline]
+    fn catch_up(&mut self, info: &impl RowSource) {
+        debug_assert_eq!(self.kept[B_DEALER], info.dealer() + 1, "the same hand");
+        if !self.auction_final {
+            self.catch_up_auction(info);
+        }
+        self.catch_up_tricks(info);
+        if !self.runs_final {
+            self.catch_up_runs(info);
+        }
+    }
+
+    /// Reads the auction so far (R3: the passes, then the call that names trump).
+    fn catch_up_auction(&mut self, info: &impl RowSource) {
+        let mut flags = 0;
+        for (who, id) in auction_of(info.dealer(), info.passes(), info.trump()) {
+            flags |= 1 << (2 * who + (id != PASS) as u8);
+        }
+        self.kept[B_AUCTION] = flags;
+        self.auction_final = info.trump().is_some();
     }
 
     /// Reads the tricks of `info` completed since the last call (R5.2: each led by the last
     /// one's winner).
     #[inline]
-    fn catch_up(&mut self, info: &InfoSet) {
+    fn catch_up_tricks(&mut self, info: &impl RowSource) {
         let Some(trump) = info.trump() else {
             return;
         };
@@ -244,34 +432,32 @@ impl HandSeen {
             let k = self.count;
             let cards = &plays[k * SEAT_COUNT..(k + 1) * SEAT_COUNT];
             let leader = self.next_leader;
-            self.bytes[TRICKS * SEAT_COUNT + k] = leader + 1;
+            self.kept[B_TRICK_LEADERS + k] = leader + 1;
             for (pos, card) in cards.iter().enumerate() {
-                self.bytes[SEAT_COUNT * k + seat_after(leader, pos) as usize] = card.index() + 1;
+                self.kept[B_PAST_TRICKS + SEAT_COUNT * k + seat_after(leader, pos) as usize] =
+                    card.index() + 1;
             }
             self.next_leader = seat_after(leader, TrickSoFar::of(cards, trump).winner());
             self.count += 1;
         }
     }
 
-    /// Reads the runs announced and shown in `info` until none can be shown any more (R4.4).
-    #[inline]
-    fn catch_up_runs(&mut self, info: &InfoSet) {
-        if self.runs_final {
-            return;
-        }
-        self.announced = 0;
+    /// Reads the runs announced and shown in `info` (R4.4).
+    fn catch_up_runs(&mut self, info: &impl RowSource) {
+        let mut announced = 0;
         for who in 0..SEATS {
             match info.announced(who) {
                 Some(0) | None => {}
-                Some(TWENTY) => self.announced |= 1 << (2 * who),
-                Some(_) => self.announced |= 1 << (2 * who + 1),
+                Some(TWENTY) => announced |= 1 << (2 * who),
+                Some(_) => announced |= 1 << (2 * who + 1),
             }
             write_cards(
-                &mut self.shown,
-                CARD_BYTES * who as usize,
-                info.shown(who).cards(),
+                &mut self.kept,
+                B_SHOWN + CARD_BYTES * who as usize,
+                info.shown_cards(who),
             );
         }
+        self.kept[B_ANNOUNCED] = announced;
         self.runs_final = info.plays().len() >= plays_to_show(info.rules());
     }
 }
@@ -282,11 +468,14 @@ pub fn encode(info: &InfoSet, row: &mut Row) {
     encode_following(info, row, &mut HandSeen::new(info.dealer()));
 }
 
-/// [`encode`], reading only the tricks completed since `seen` last read this hand, and the
-/// runs only while they can still change.
-#[inline]
-pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut HandSeen) {
-    *row = EMPTY_ROW;
+/// [`encode`], reading only what of the hand changed since `seen` last read it: the tricks
+/// completed since, the auction until it ends and the runs while they can still change.
+// Always inlined: called once a step of the vectorized environment, where the call cost a
+// twentieth of a compact step.
+#[inline(always)]
+pub fn encode_following(info: &impl RowSource, row: &mut Row, seen: &mut HandSeen) {
+    seen.catch_up(info);
+    *row = seen.kept;
     let points = info.points();
     let scores = info.scores_before();
     for team in 0..TEAMS {
@@ -296,12 +485,9 @@ pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut HandSeen) {
         row[B_SCORES + 2 * team..][..2].copy_from_slice(&score.to_le_bytes());
     }
     row[B_SEAT] = info.seat() + 1;
-    row[B_DEALER] = info.dealer() + 1;
     row[B_PHASE] = phase_index(info.phase()) + 1;
-    row[B_KITTY] = (info.unseen_kitty() > 0) as u8;
-    for (who, id) in info.auction() {
-        row[B_AUCTION] |= 1 << (2 * who + (id != PASS) as u8);
-    }
+    // R2.4: the kitty is unseen until trump is named.
+    row[B_KITTY] = info.trump().is_none() as u8;
     row[B_TRUMP] = info.trump().map_or(0, |suit| suit as u8 + 1);
     if let Some(leader) = info.trick_leader() {
         row[B_TRICK_LEADER] = leader + 1;
@@ -309,12 +495,7 @@ pub fn encode_following(info: &InfoSet, row: &mut Row, seen: &mut HandSeen) {
             row[B_TRICK + seat_after(leader, pos) as usize] = card.index() + 1;
         }
     }
-    seen.catch_up(info);
-    row[B_PAST_TRICKS..B_PAST_TRICKS + TRICK_BYTES].copy_from_slice(&seen.bytes);
     write_cards(row, B_HAND, info.hand());
-    seen.catch_up_runs(info);
-    row[B_ANNOUNCED] = seen.announced;
-    row[B_SHOWN..B_SHOWN + SHOWN_BYTES].copy_from_slice(&seen.shown);
     row[B_RUNS_WINNER] = info.runs_scored().map_or(0, |(who, _)| who + 1);
     row[B_BELLA] = info.bella().map_or(0, |who| who + 1);
     row[B_TO_MOVE] = info.to_move().map_or(0, |who| who + 1);
@@ -476,6 +657,7 @@ mod tests {
     use super::*;
     use crate::bots::random::random_action;
     use crate::cards::CardSet;
+    use crate::infoset::tests::auto_rules;
     use crate::rng::SplitMix64;
     use crate::state::{Hand, ANNOUNCE, SHOW};
     use crate::table::TableHand;
@@ -509,6 +691,36 @@ mod tests {
                 assert_eq!(kept, fresh);
                 assert!(fresh.iter().all(|v| (0.0..=1.0).contains(v)));
                 previous = row;
+                if hand.is_terminal() {
+                    break;
+                }
+                hand.apply_unchecked(random_action(hand.legal_mask(), &mut rng));
+            }
+        }
+    }
+
+    /// A seat's view read straight from an auto-mode hand ([`SeatView`]) gives the row of its
+    /// [`InfoSet`], read from scratch or following the hand, for every seat at every step of
+    /// random hands under every combination of the auto-mode options (the auction's ends,
+    /// runs, R5.1's variants) and match scores.
+    #[test]
+    fn seat_views_equal_information_sets() {
+        // Four hands for each of the 128 rule combinations.
+        for seed in 0..512u64 {
+            let rules = auto_rules(seed % 128);
+            let mut rng = SplitMix64::new(seed);
+            let scores = [rng.below(SCORE_SCALE + 100), rng.below(400)];
+            let mut hand = Hand::from_seed(seed, (seed % 4) as u8, rules, scores);
+            let runs = hand_runs(&hand);
+            let mut seen = [HandSeen::new(hand.dealer()); SEAT_COUNT];
+            loop {
+                for seat in 0..SEATS {
+                    let (mut row, mut following) = (EMPTY_ROW, EMPTY_ROW);
+                    encode(&InfoSet::new(&hand, seat), &mut row);
+                    let view = SeatView::new(&hand, seat, &runs);
+                    encode_following(&view, &mut following, &mut seen[seat as usize]);
+                    assert_eq!(row, following, "seed {seed}, seat {seat}");
+                }
                 if hand.is_terminal() {
                     break;
                 }

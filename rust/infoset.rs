@@ -382,7 +382,8 @@ impl InfoTracker {
 }
 
 /// The cards `seat` can see in its own hand: only its first six before trump (R2.4).
-fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
+#[inline]
+pub(crate) fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
     if hand.trump().is_some() {
         hand.hand(seat as usize)
     } else {
@@ -392,7 +393,7 @@ fn visible_hand(hand: &Hand, seat: u8) -> CardSet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::registry::BotSpec;
     use crate::rng::SplitMix64;
@@ -400,7 +401,7 @@ mod tests {
 
     /// The rules of test `case`: every combination of the auto-mode options that change what
     /// a seat can infer or is shown (R3.3, R3.4, R4.3, R5.1 variants, R6.4).
-    fn auto_rules(case: u64) -> Rules {
+    pub(crate) fn auto_rules(case: u64) -> Rules {
         Rules {
             head_plain: case & 1 != 0,
             undertrump_optional: case & 2 != 0,
