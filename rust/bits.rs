@@ -3,8 +3,8 @@
 //! when the CPU has them (rust/cpu.rs detects them at run time, so the portable wheel still
 //! gets them); hot loops run a BMI2 copy of themselves (`select_with::<true>` inlined into a
 //! `#[target_feature(enable = "bmi1,bmi2,popcnt,avx2")]` body). Elsewhere (the portable kernel:
-//! baseline x86-64 has neither instruction, aarch64 has no `pdep`; and the BMI2 copy of AMD's
-//! CPUs whose `pdep` is microcoded, rust/cpu.rs) a broadword select: the
+//! baseline x86-64 has neither instruction, its x86-64-v2 copy no `pdep`, aarch64 no `pdep`;
+//! and the BMI2 copy of AMD's CPUs whose `pdep` is microcoded, rust/cpu.rs) a broadword select: the
 //! bytes' running counts, one compare of all eight bytes against `k` at once, and a table of
 //! the k-th bit of a byte, with no branch (a loop of `k` steps ends at a random point, and its
 //! mispredicted end cost more than the select: docs/SEARCH.md "The playout kernel").

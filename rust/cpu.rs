@@ -9,7 +9,8 @@
 //! extension named ([`KernelError`]). Unforced, the fastest kernel the CPU runs is chosen. On
 //! AMD CPUs whose BMI2 `pdep` is microcoded (before Zen 3) the BMI2 kernel picks a mask's k-th
 //! card by the portable kernel's broadword select instead (a copy of its own, with the same
-//! results). Off x86-64 the portable kernel is the only one.
+//! results); on x86-64 CPUs with x86-64-v2's extensions (POPCNT, SSE3 to SSE4.2) the portable
+//! kernel runs a copy compiled for them. Off x86-64 the portable kernel is the only one.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -20,7 +21,8 @@ pub const KERNEL_VARIABLE: &str = "TARABISH_KERNEL";
 /// An instruction-set copy of the hot loops, slowest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kernel {
-    /// Baseline instructions of the target (x86-64, aarch64, ...).
+    /// Baseline instructions of the target (x86-64, aarch64, ...); on x86-64 a copy compiled
+    /// for x86-64-v2 where the CPU has it.
     Portable,
     /// x86-64 with BMI1, BMI2, POPCNT and AVX2 (`pdep` picks a mask's k-th card; a mask's size
     /// is one instruction; the search's walk scores a node's children in AVX2 registers).
@@ -34,6 +36,11 @@ pub enum Kernel {
 /// The extensions of [`Kernel::Bmi2`], as `is_x86_feature_detected!` and `target_feature` name
 /// them.
 const BMI2_FEATURES: [&str; 4] = ["bmi1", "bmi2", "popcnt", "avx2"];
+/// The extensions of x86-64-v2 (Intel since Nehalem, 2008; AMD since Bulldozer, 2011) that the
+/// portable kernel's x86-64 copy is compiled for where the CPU has them: POPCNT makes a mask's
+/// size one instruction, SSE3 to SSE4.2 let the compiler widen some loops. A CPU without them
+/// (Core 2, the first x86-64 CPUs) runs the copy compiled for the baseline.
+const V2_FEATURES: [&str; 5] = ["popcnt", "sse3", "ssse3", "sse4.1", "sse4.2"];
 /// The extensions [`Kernel::Avx512`] adds.
 const AVX512_FEATURES: [&str; 9] = [
     "avx512f",
@@ -85,6 +92,10 @@ fn detected(feature: &str) -> bool {
             "bmi1" => std::is_x86_feature_detected!("bmi1"),
             "bmi2" => std::is_x86_feature_detected!("bmi2"),
             "popcnt" => std::is_x86_feature_detected!("popcnt"),
+            "sse3" => std::is_x86_feature_detected!("sse3"),
+            "ssse3" => std::is_x86_feature_detected!("ssse3"),
+            "sse4.1" => std::is_x86_feature_detected!("sse4.1"),
+            "sse4.2" => std::is_x86_feature_detected!("sse4.2"),
             "avx2" => std::is_x86_feature_detected!("avx2"),
             "avx512f" => std::is_x86_feature_detected!("avx512f"),
             "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
@@ -214,6 +225,9 @@ pub struct KernelSet {
     /// Whether the kernel's copy picks a mask's k-th card by BMI2's `pdep`: not in the portable
     /// kernel, nor where the CPU runs `pdep` in microcode ([`pdep_is_microcoded`]).
     pdep: bool,
+    /// Whether the portable kernel runs its copy compiled for x86-64-v2 ([`V2_FEATURES`]):
+    /// where the CPU has them, on x86-64.
+    v2: bool,
 }
 
 /// Work with a copy for each kernel: [`KernelSet::run`] calls [`Job::run`] with the kernel's
@@ -236,10 +250,11 @@ pub trait Job {
 }
 
 impl KernelSet {
-    /// The portable kernel, which every CPU runs.
+    /// The portable kernel's baseline copy, which every CPU runs.
     pub const PORTABLE: KernelSet = KernelSet {
         kernel: Kernel::Portable,
         pdep: false,
+        v2: false,
     };
 
     /// `kernel`, if this CPU runs it.
@@ -248,6 +263,7 @@ impl KernelSet {
             None => Ok(KernelSet {
                 kernel,
                 pdep: kernel != Kernel::Portable && !pdep_is_microcoded(),
+                v2: kernel == Kernel::Portable && V2_FEATURES.iter().all(|f| detected(f)),
             }),
             Some(feature) => Err(KernelError::Missing { kernel, feature }),
         }
@@ -281,6 +297,13 @@ impl KernelSet {
             pdep: false,
             ..self
         }
+    }
+
+    /// The portable kernel's copy for the x86-64 baseline, as a CPU without x86-64-v2 runs
+    /// it, for the tests that compare every copy.
+    #[cfg(test)]
+    pub(crate) const fn without_v2(self) -> KernelSet {
+        KernelSet { v2: false, ..self }
     }
 
     /// Every kernel this CPU runs, slowest first.
@@ -319,6 +342,10 @@ impl KernelSet {
     #[inline]
     pub fn run<J: Job>(self, job: J) -> J::Output {
         match self.kernel {
+            // SAFETY: a portable KernelSet with `v2` exists only where the CPU has x86-64-v2's
+            // extensions (`KernelSet::of`), which are all the copy's.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Portable if self.v2 => unsafe { run_portable_v2(job) },
             // SAFETY: the portable copy has no requirement.
             Kernel::Portable => unsafe { job.run::<false, false, false>() },
             // SAFETY: a KernelSet of AVX-512 exists only where the CPU has its extensions
@@ -338,6 +365,17 @@ impl KernelSet {
             Kernel::Bmi2 | Kernel::Avx512 => unsafe { job.run::<false, false, false>() },
         }
     }
+}
+
+/// The portable copy compiled for x86-64-v2.
+///
+/// # Safety
+/// The CPU has every extension of [`V2_FEATURES`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,sse3,ssse3,sse4.1,sse4.2")]
+unsafe fn run_portable_v2<J: Job>(job: J) -> J::Output {
+    // SAFETY: the portable copy has no requirement.
+    unsafe { job.run::<false, false, false>() }
 }
 
 /// The BMI2 copy, selecting by `pdep` with `PDEP = true`.
@@ -371,10 +409,18 @@ pub(crate) fn kernels_compared(test: &str) -> Vec<KernelSet> {
     if let Some(bmi2) = kernels.iter().find(|k| k.kernel == Kernel::Bmi2 && k.pdep) {
         kernels.push(bmi2.without_pdep());
     }
+    // The portable copy for the baseline, as a CPU without x86-64-v2 runs it.
+    if let Some(portable) = kernels.iter().find(|k| k.v2) {
+        kernels.push(portable.without_v2());
+    }
     let names: Vec<String> = kernels
         .iter()
-        .map(|k| match (k.bmi2(), k.pdep) {
-            (true, false) => format!("{} without pdep", k.name()),
+        .map(|k| match (k.bmi2(), k.pdep, k.v2) {
+            (true, false, _) => format!("{} without pdep", k.name()),
+            (false, _, true) => format!("{} for x86-64-v2", k.name()),
+            (false, _, false) if cfg!(target_arch = "x86_64") => {
+                format!("{} for the x86-64 baseline", k.name())
+            }
             _ => k.name().to_string(),
         })
         .collect();
