@@ -108,13 +108,12 @@ impl IsmctsParams {
     }
 }
 
-/// The rest of a node, read only for the child a walk takes and in the back-up.
+/// The rest of a node, read only for the child a walk takes and in the back-up (off the walk's
+/// chain from level to level, which reads only blocks).
 #[derive(Clone, Copy, Debug)]
 struct Node {
     reward: f64,
     visits: u32,
-    /// The first block of this node's children, or `NONE`.
-    first_block: u32,
 }
 
 /// An unused slot of a block.
@@ -128,11 +127,12 @@ const BLOCK: usize = 8;
 /// so that each field of the whole block is one vector load): UCB1's terms kept ready (`mean`
 /// = reward / visits, `scale` = 1 / sqrt(visits), updated when the visits or the reward
 /// change, so the walk does no division and no square root), the availability counts, the
-/// actions and the seats that took them (whose team's reward each node sums). Slots are filled
-/// in order; an unused one has the action [`EMPTY`]. 164 bytes in three cache lines, the
-/// last of which holds what the walk reads of a block before its scores: its actions, its
-/// children's block counts and the next block, so that a block with nothing legal in the
-/// world walked costs that one line.
+/// actions and the teams of the seats that took them (whose reward each node sums). Slots are
+/// filled in order; an unused one has the action [`EMPTY`]. 189 bytes in three cache lines,
+/// the last of which holds what the walk reads of a block before its scores (its actions,
+/// the next block), so that a block with nothing legal in the world walked costs that one
+/// line, and what it reads of the child it takes (the child's blocks: how many, and the
+/// first), so that the next level starts from a line just read rather than the child's node.
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
 struct Block {
@@ -144,23 +144,31 @@ struct Block {
     explore: [f32; BLOCK],
     available: [u32; BLOCK],
     action: [u8; BLOCK],
-    mover: [u8; BLOCK],
-    /// The block's actions as a mask (bit `action` of each used slot).
-    actions: u64,
     /// How many blocks each child's children take (at most 8: a node has at most 64 actions).
     /// The walk's loop over a node's blocks runs this many times, a count in the line of its
     /// parent's block that the walk has just read, so the loop's end is known (and a
     /// mispredicted end corrected) long before the blocks' lines arrive; ended by a block's
     /// fill, it waited for the last block's line (docs/SEARCH.md "The walk").
     child_blocks: [u8; BLOCK],
+    /// The block's actions as a mask (bit `action` of each used slot).
+    actions: u64,
+    /// Each child's first block of children, or `NONE`: in the line the walk has just read,
+    /// so the next level's first block is known without waiting for the child's node.
+    first_blocks: [u32; BLOCK],
     /// The block after this one among the same parent's children, or `NONE`.
     next: u32,
+    /// Bit `k`: the team of the seat that took slot `k`'s action (whose reward it sums).
+    teams: u8,
 }
 
-// The walk's first read of a block (its actions, and the next block) is one cache line.
+// The walk's first read of a block (its actions, and the next block) is one cache line, which
+// also holds what the walk reads of a child it takes (its blocks).
 const _: () = assert!(
     offset_of!(Block, actions) / 64 == offset_of!(Block, next) / 64
         && offset_of!(Block, actions) / 64 == offset_of!(Block, child_blocks) / 64
+        && offset_of!(Block, actions) / 64 == offset_of!(Block, first_blocks) / 64
+        && offset_of!(Block, actions) / 64 == (offset_of!(Block, first_blocks) + 31) / 64
+        && offset_of!(Block, actions) / 64 == offset_of!(Block, action) / 64
 );
 
 impl Block {
@@ -170,10 +178,11 @@ impl Block {
         explore: [0.0; BLOCK],
         available: [0; BLOCK],
         action: [EMPTY; BLOCK],
-        mover: [0; BLOCK],
-        actions: 0,
         child_blocks: [0; BLOCK],
+        actions: 0,
+        first_blocks: [NONE; BLOCK],
         next: NONE,
+        teams: 0,
     };
 }
 
@@ -181,7 +190,6 @@ impl Node {
     const EMPTY: Node = Node {
         reward: 0.0,
         visits: 0,
-        first_block: NONE,
     };
 }
 
@@ -281,7 +289,7 @@ impl Tree {
             let (parent_block, k) = Tree::block_of(parent);
             self.blocks[parent_block].child_blocks[k] += 1;
             if last == NONE {
-                self.nodes[parent as usize].first_block = fresh;
+                self.blocks[parent_block].first_blocks[k] = fresh;
             } else {
                 self.blocks[last as usize].next = fresh;
             }
@@ -294,12 +302,11 @@ impl Tree {
         block.available[k] = 1;
         block.explore[k] = explore_term(2, sqrt_ln_table());
         block.action[k] = action;
-        block.mover[k] = mover;
+        block.teams |= (mover & 1) << k;
         block.actions |= 1 << action;
         self.nodes[slot as usize] = Node {
             reward: 0.0,
             visits: 1,
-            first_block: NONE,
         };
         slot
     }
@@ -322,7 +329,7 @@ impl Tree {
     fn reward(&mut self, slot: u32, shares: [f64; 2]) {
         let (block, k) = Tree::block_of(slot);
         let block = &mut self.blocks[block];
-        let share = shares[(block.mover[k] & 1) as usize];
+        let share = shares[(block.teams >> k & 1) as usize];
         let node = &mut self.nodes[slot as usize];
         node.reward += share;
         block.mean[k] = (node.reward / node.visits as f64) as f32;
@@ -331,7 +338,8 @@ impl Tree {
     /// Calls `each(slot)` for every child of `parent`.
     #[inline]
     fn for_children(&self, parent: u32, mut each: impl FnMut(u32)) {
-        let mut block = self.nodes[parent as usize].first_block;
+        let (parent_block, k) = Tree::block_of(parent);
+        let mut block = self.blocks[parent_block].first_blocks[k];
         while block != NONE {
             for (k, &action) in self.blocks[block as usize].action.iter().enumerate() {
                 if action == EMPTY {
@@ -948,7 +956,7 @@ unsafe fn walk<const BMI2: bool, const AVX512: bool, const PDEP: bool, W: World>
         let mut best_key = NEG_INFINITY_KEY;
         let (node_block, k) = Tree::block_of(node);
         let blocks = tree.blocks[node_block].child_blocks[k];
-        let mut block = tree.nodes[node as usize].first_block;
+        let mut block = tree.blocks[node_block].first_blocks[k];
         // The node's last block, where a new child goes if it has room.
         let mut last = NONE;
         for _ in 0..blocks {
