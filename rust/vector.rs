@@ -14,6 +14,7 @@ use crate::compact::{
     encode_following, hand_runs, update_tensor, write_mask, HandSeen, Row, SeatView, COMPACT_SIZE,
     EMPTY_ROW,
 };
+use crate::cpu::{Job, KernelSet};
 use crate::deal::deal_with;
 use crate::error::Error;
 use crate::infoset::InfoTracker;
@@ -520,22 +521,19 @@ impl VectorEnv {
         let chunks = &self.chunks;
         let chunk_size = self.chunk;
         let accepted = &self.accepted;
-        let prefetch = config.encoding == Encoding::Tensor;
+        let kernel = KernelSet::chosen();
         let work = |c: usize| {
             let mut chunk = lock(&chunks[c]);
             let Chunk { envs, bot } = &mut *chunk;
-            let len = envs.len();
-            for (j, env) in envs.iter_mut().enumerate() {
-                let i = c * chunk_size + j;
-                if prefetch && j + PREFETCH_AHEAD < len {
-                    out.prefetch_tensor(i + PREFETCH_AHEAD);
-                }
-                // SAFETY: game i's rows are written only by the thread holding its chunk.
-                let mut row = unsafe { out.row(i, config.encoding) };
-                env.step(&config, bot, action(i), &mut row);
-                let legal = if env.ended { ENDED } else { env.legal };
-                accepted[i].store(legal, Ordering::Relaxed);
-            }
+            kernel.run(StepChunk {
+                envs,
+                bot,
+                first: c * chunk_size,
+                config: &config,
+                action: &action,
+                out,
+                accepted,
+            });
         };
         self.team.run(chunks.len(), &work);
     }
@@ -547,6 +545,50 @@ impl VectorEnv {
         self.with_env(i, |env| {
             (env.episode_seed, env.first_dealer, env.actions.clone())
         })
+    }
+}
+
+/// One chunk's games stepped, as a kernel's job (rust/cpu.rs): the step is inlined into the
+/// kernel's copy, so its counts of card sets and its bit tricks are compiled for the CPU's
+/// extensions (POPCNT, BMI1, BMI2) rather than the baseline's.
+struct StepChunk<'a, A> {
+    envs: &'a mut [Env],
+    bot: &'a mut ChunkBot,
+    /// The chunk's first game.
+    first: usize,
+    config: &'a Config,
+    action: &'a A,
+    out: Outputs,
+    accepted: &'a [AtomicU64],
+}
+
+impl<A: Fn(usize) -> u8> Job for StepChunk<'_, A> {
+    type Output = ();
+
+    #[inline(always)]
+    unsafe fn run<const BMI2: bool, const AVX512: bool, const PDEP: bool>(self) {
+        let StepChunk {
+            envs,
+            bot,
+            first,
+            config,
+            action,
+            out,
+            accepted,
+        } = self;
+        let prefetch = config.encoding == Encoding::Tensor;
+        let len = envs.len();
+        for (j, env) in envs.iter_mut().enumerate() {
+            let i = first + j;
+            if prefetch && j + PREFETCH_AHEAD < len {
+                out.prefetch_tensor(i + PREFETCH_AHEAD);
+            }
+            // SAFETY: game i's rows are written only by the thread holding its chunk.
+            let mut row = unsafe { out.row(i, config.encoding) };
+            env.step(config, bot, action(i), &mut row);
+            let legal = if env.ended { ENDED } else { env.legal };
+            accepted[i].store(legal, Ordering::Relaxed);
+        }
     }
 }
 
