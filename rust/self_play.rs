@@ -8,8 +8,9 @@
 
 use rayon::prelude::*;
 
-use crate::compact::{encode_following, expand, write_mask, HandSeen, Row, EMPTY_ROW};
-use crate::infoset::InfoTracker;
+use crate::compact::{
+    encode_following, expand, hand_runs, write_mask, HandSeen, Row, SeatView, EMPTY_ROW,
+};
 use crate::observe::TENSOR_SIZE;
 use crate::rng::derive;
 use crate::seats::seat_of;
@@ -137,25 +138,27 @@ unsafe fn write_hand(
         batch.rules,
         [0, 0],
     );
-    let mut tracker = InfoTracker::new(&hand);
+    // The rows are read straight from the hand (auto mode): what a row holds needs nothing
+    // the InfoTracker reads backwards from the plays.
+    let runs = hand_runs(&hand);
     let mut compact: Row = EMPTY_ROW;
     let mut seen = HandSeen::new(dealer);
     for (k, &action) in log.actions().iter().enumerate() {
         let at = first + k;
         let seat = hand.to_move().unwrap_or(0);
-        let info = tracker.view(&hand, seat);
-        let legal = info.legal_mask();
+        let info = SeatView::new(&hand, seat, &runs);
+        let legal = hand.legal_mask();
         // SAFETY: row `at` is this hand's (the caller's guarantee); the arrays are of the
         // element types named, so every row is aligned.
         unsafe {
             match encoding {
                 Encoding::Compact => encode_following(
-                    info,
+                    &info,
                     &mut *(rows.observation as *mut Row).add(at),
                     &mut seen,
                 ),
                 Encoding::Tensor => {
-                    encode_following(info, &mut compact, &mut seen);
+                    encode_following(&info, &mut compact, &mut seen);
                     expand(
                         &compact,
                         &mut *(rows.observation as *mut [f32; TENSOR_SIZE]).add(at),
@@ -172,7 +175,6 @@ unsafe fn write_hand(
             *(rows.score as *mut [i32; 2]).add(at) = [log.score[0] as i32, log.score[1] as i32];
         }
         hand.apply_unchecked(action);
-        tracker.follow(&hand);
     }
 }
 
