@@ -17,7 +17,10 @@ use crate::observe::{
 use crate::rules::{Declarations, Rules};
 use crate::runs::{Runs, TWENTY};
 use crate::seats::{eldest, seat_after, SEATS, TEAMS};
-use crate::state::{auction_of, Hand, Phase, NUM_ACTIONS, PASS, TRICKS};
+use crate::state::{
+    auction_of, Hand, Phase, CARDS_TO_ANNOUNCE, CARDS_TO_SHOW, NUM_ACTIONS, PASS,
+    PLAYS_BEFORE_RUNS, TRICKS,
+};
 use crate::tricks::TrickSoFar;
 
 /// How one byte field of a row stands for entries of the tensor.
@@ -338,11 +341,12 @@ impl RowSource for SeatView<'_> {
     }
     /// R4.4 auto mode: announced with a seat's first card.
     fn announced(&self, who: u8) -> Option<u32> {
-        (self.hand.cards_played_by(who) >= 1).then(|| self.runs[who as usize].best_points())
+        (self.hand.cards_played_by(who) >= CARDS_TO_ANNOUNCE)
+            .then(|| self.runs[who as usize].best_points())
     }
     /// R4.4 auto mode: shown with a seat's second card.
     fn shown_cards(&self, who: u8) -> CardSet {
-        if self.hand.cards_played_by(who) >= 2 {
+        if self.hand.cards_played_by(who) >= CARDS_TO_SHOW {
             self.runs[who as usize].cards()
         } else {
             CardSet::EMPTY
@@ -378,7 +382,7 @@ pub struct HandSeen {
 /// third in manual mode, where a `late_twenty` is shown in trick three (R4.4).
 const fn plays_to_show(rules: &Rules) -> usize {
     match rules.declarations {
-        Declarations::Auto => 2 * SEAT_COUNT,
+        Declarations::Auto => PLAYS_BEFORE_RUNS,
         Declarations::Manual => 3 * SEAT_COUNT,
     }
 }

@@ -8,7 +8,9 @@ use crate::deal::{FIRST_PACKETS, KITTY_SIZE};
 use crate::rules::{Declarations, Rules};
 use crate::runs::{find_runs, Runs};
 use crate::seats::{eldest, seat_after};
-use crate::state::{auction_of, completed_tricks_of, Hand, Phase, TrickRecord};
+use crate::state::{
+    auction_of, completed_tricks_of, Hand, Phase, TrickRecord, CARDS_TO_ANNOUNCE, CARDS_TO_SHOW,
+};
 use crate::table::TableHand;
 use crate::tricks::{implied_voids, TrickSoFar};
 
@@ -61,10 +63,10 @@ impl InfoSet {
             for who in 0..4u8 {
                 // R4.4 auto mode: announced with the first card, shown with the second.
                 let played = info.played_by[who as usize].len();
-                if played >= 1 {
+                if played >= CARDS_TO_ANNOUNCE {
                     let runs = find_runs(hand.dealt(who as usize));
                     info.announced[who as usize] = Some(runs.best_points());
-                    if played >= 2 {
+                    if played >= CARDS_TO_SHOW {
                         info.shown[who as usize] = runs;
                     }
                 }
@@ -352,11 +354,11 @@ impl InfoTracker {
             let who = info.read_play(card, trump) as usize;
             // R4.4 auto mode: announced with the first card, shown with the second.
             match info.played_by[who].len() {
-                1 => {
+                CARDS_TO_ANNOUNCE => {
                     self.runs[who] = find_runs(hand.dealt(who));
                     info.announced[who] = Some(self.runs[who].best_points());
                 }
-                2 => info.shown[who] = self.runs[who],
+                CARDS_TO_SHOW => info.shown[who] = self.runs[who],
                 _ => {}
             }
         }

@@ -35,8 +35,12 @@ const PASS_BIT: u64 = 1 << PASS;
 const NO_SEAT: u8 = 0xff;
 /// R5.3: nine tricks make a hand.
 pub const TRICKS: usize = 9;
+/// R4.4 (auto mode): a seat announces its runs (their best points) with its first card...
+pub const CARDS_TO_ANNOUNCE: u32 = 1;
+/// ...and shows them with its second.
+pub const CARDS_TO_SHOW: u32 = 2;
 /// R4.4 (auto mode): runs are credited once every player has played a second card.
-pub const PLAYS_BEFORE_RUNS: usize = 2 * SEATS as usize;
+pub const PLAYS_BEFORE_RUNS: usize = CARDS_TO_SHOW as usize * SEATS as usize;
 /// R3.2: after this many passes only the dealer is left to speak.
 const PASSES_BEFORE_DEALER: u8 = SEATS - 1;
 

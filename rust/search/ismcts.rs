@@ -22,6 +22,7 @@ use crate::infoset::InfoSet;
 use crate::rng::{derive, SplitMix64};
 use crate::search::rollout::{Rollout, MOST_TOGETHER};
 use crate::search::worlds::{WorldSampler, MAX_TOGETHER};
+use crate::seats::team_of;
 use crate::state::{Hand, Phase};
 use crate::tricks::{card_points, strength, LANE};
 
@@ -302,7 +303,7 @@ impl Tree {
         block.available[k] = 1;
         block.explore[k] = explore_term(2, sqrt_ln_table());
         block.action[k] = action;
-        block.teams |= (mover & 1) << k;
+        block.teams |= (team_of(mover) as u8) << k;
         block.actions |= 1 << action;
         self.nodes[slot as usize] = Node {
             reward: 0.0,
